@@ -1,0 +1,112 @@
+"""Semantic MDP values: world, state, observation. Pure data, no I/O."""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from typing import Any
+
+from webmdp.core.spec import Action, SurfaceKind
+
+Entity = dict[str, Any]
+"""An entity is a flat mapping of typed attributes; ``id`` is always present."""
+
+
+@dataclass(frozen=True, eq=False)
+class World:
+    """The seeded item set a task runs against (E.2): entities in catalogue order."""
+
+    site: str
+    entities: dict[str, Entity]
+    meta: dict[str, Any] = field(default_factory=dict)
+
+    def get(self, entity_id: str) -> Entity:
+        return self.entities[entity_id]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"site": self.site, "entities": list(self.entities.values()), "meta": self.meta}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> World:
+        ents = {e["id"]: e for e in data["entities"]}
+        return cls(site=data["site"], entities=ents, meta=dict(data.get("meta") or {}))
+
+
+@dataclass(frozen=True, slots=True)
+class WorldSpec:
+    """What a template asks of a site's world generator.
+
+    ``pinned`` are partial entities (target, hard negatives, companions) whose given attributes are
+    kept; the generator completes them. ``n_fillers`` more entities are drawn, each differing from
+    every ``avoid`` mapping on at least one listed attribute, so fillers never match the task.
+    """
+
+    pinned: tuple[Entity, ...]
+    n_fillers: int
+    avoid: tuple[Entity, ...] = ()
+
+
+@dataclass(frozen=True)
+class State:
+    """Base semantic state ``s = (s^p, s^i)``: sites subclass it with their own typed variables.
+
+    ``surface`` and ``focus`` (the entity a detail surface shows) are common to every site.
+    States are immutable; transitions return a new state via :func:`dataclasses.replace`.
+    """
+
+    surface: str
+    focus: str | None = None
+
+    def replace(self, **changes: Any) -> State:
+        return dataclasses.replace(self, **changes)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {f.name: _plain(getattr(self, f.name)) for f in dataclasses.fields(self)}
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, tuple | list):
+        return [_plain(v) for v in value]
+    if isinstance(value, frozenset | set):
+        return sorted(_plain(v) for v in value)
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    return value
+
+
+@dataclass(frozen=True, slots=True)
+class EntityView:
+    """An entity as a surface shows it: only the fields the visibility spec allows there."""
+
+    id: str
+    fields: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Observation:
+    """What is on screen in a state. Views render this and nothing else."""
+
+    surface: str
+    kind: SurfaceKind
+    entities: tuple[EntityView, ...]
+    available: tuple[Action, ...]
+    context: dict[str, Any] = field(default_factory=dict)
+
+    def revealed(self) -> set[tuple[str, str]]:
+        """(entity id, field) pairs visible in this observation, the unit of coverage (C.4)."""
+        return {(e.id, f) for e in self.entities for f in e.fields}
+
+    def to_text(self) -> str:
+        """Compact text observation for semantic-mode agents."""
+        lines = [f"Surface: {self.surface} ({self.kind.value})"]
+        for key, value in self.context.items():
+            if key.startswith("_"):
+                continue
+            lines.append(f"{key}: {value}")
+        lines.append(f"Entities ({len(self.entities)}):")
+        for e in self.entities:
+            attrs = "; ".join(f"{k}={v}" for k, v in e.fields.items())
+            lines.append(f"  [{e.id}] {attrs}")
+        lines.append("Available actions:")
+        lines.extend(f"  {a}" for a in self.available)
+        return "\n".join(lines)

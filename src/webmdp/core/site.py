@@ -1,0 +1,112 @@
+"""The site contract: declared data plus three pure functions (DESIGN.md, The site contract)."""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from webmdp.core.model import Observation, State, World, WorldSpec
+from webmdp.core.spec import Action, ActionSpec, SkillCategory, SurfaceKind, SurfaceSpec, VisibilitySpec
+from webmdp.errors import InvalidAction
+
+if TYPE_CHECKING:
+    from webmdp.tasks.template import TaskTemplate
+
+
+class Site(ABC):
+    """A website as a deterministic semantic MDP ``M = (S, A, T, rho_0)`` (WebSTEP 2.1)."""
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    surfaces: ClassVar[tuple[SurfaceSpec, ...]]
+    actions: ClassVar[tuple[ActionSpec, ...]]
+    visibility: ClassVar[VisibilitySpec]
+    entity_prefix: ClassVar[str]
+
+    def __init__(self) -> None:
+        self._actions = {a.name: a for a in self.actions}
+        self._surfaces = {s.name: s for s in self.surfaces}
+
+    # -- declared data -------------------------------------------------------------------------
+    def action_spec(self, name: str) -> ActionSpec:
+        try:
+            return self._actions[name]
+        except KeyError:
+            raise InvalidAction(f"unknown action '{name}' on site {self.name}") from None
+
+    def surface_kind(self, surface: str) -> SurfaceKind:
+        return self._surfaces[surface].kind
+
+    def skills(self) -> dict[SkillCategory, list[str]]:
+        out: dict[SkillCategory, list[str]] = {c: [] for c in SkillCategory}
+        for a in self.actions:
+            if a.skill not in out[a.category]:
+                out[a.category].append(a.skill)
+        return out
+
+    @property
+    @abstractmethod
+    def templates(self) -> Mapping[str, TaskTemplate]:
+        """Task templates of this site by name."""
+
+    # -- the three pure functions ----------------------------------------------------------------
+    @abstractmethod
+    def generate_world(self, spec: WorldSpec, rng: random.Random) -> World:
+        """Complete the pinned entities and add fillers; consistent by construction."""
+
+    @abstractmethod
+    def initial_state(self, world: World) -> State:
+        """rho_0: the start state of an episode."""
+
+    @abstractmethod
+    def transition(self, state: State, action: Action, world: World) -> State:
+        """``T(s, a)``; raises :class:`InvalidAction` when a precondition fails."""
+
+    @abstractmethod
+    def observe(self, state: State, world: World) -> Observation:
+        """What is on screen: surface, visible entities and fields, available actions."""
+
+    @abstractmethod
+    def facts(self, state: State) -> dict[str, Any]:
+        """Flat application facts of a state (cart contents, starred threads, ...) that task
+        verifier conditions are checked against."""
+
+    # -- helpers shared by every site ----------------------------------------------------------
+    def validate_params(self, action: Action) -> ActionSpec:
+        """Check names and types of an action's parameters against its spec."""
+        spec = self.action_spec(action.name)
+        known = {p.name for p in spec.params}
+        extra = set(action.params) - known
+        if extra:
+            raise InvalidAction(f"{action.name}: unknown parameter(s) {sorted(extra)}")
+        for p in spec.params:
+            if p.name not in action.params:
+                if p.optional:
+                    continue
+                raise InvalidAction(f"{action.name}: missing parameter '{p.name}'")
+            value = action.params[p.name]
+            _check_type(action.name, p.name, p.type, p.choices, value)
+        return spec
+
+    def step(self, state: State, action: Action, world: World) -> State:
+        """Validate then transition: the entry point envs and oracles use."""
+        self.validate_params(action)
+        return self.transition(state, action, world)
+
+
+def _check_type(action: str, name: str, typ: str, choices: tuple[str, ...], value: Any) -> None:
+    ok: bool
+    if typ in ("str", "entity", "choice"):
+        ok = isinstance(value, str)
+    elif typ == "int":
+        ok = isinstance(value, int) and not isinstance(value, bool)
+    elif typ == "float":
+        ok = isinstance(value, int | float) and not isinstance(value, bool)
+    else:
+        ok = True
+    if not ok:
+        raise InvalidAction(f"{action}: parameter '{name}' must be {typ}, got {value!r}")
+    if choices and value not in choices:
+        raise InvalidAction(f"{action}: parameter '{name}' must be one of {list(choices)}")

@@ -1,0 +1,75 @@
+"""One exception hierarchy for webmdp.
+
+Agent faults are scored; infrastructure faults are retried or recorded, never scored as failures
+of the agent::
+
+    WebMDPError
+    ├── ConfigError               bad user input: unknown site / agent / template / task id
+    │   └── TaskFileError         a malformed task file (carries file, line, field)
+    ├── AgentFault                what the agent did wrong (scored)
+    │   ├── InvalidAction         action not valid in the current state (precondition failed)
+    │   └── UnparseableOutput     model output that no action grammar accepts
+    ├── GenerationError           a template could not build a valid task (e.g. no unique target)
+    └── InfrastructureError       what the infrastructure did wrong (retried / recorded)
+        ├── BrowserError          Chromium crashed, hung or could not start
+        └── ServerError           the webmdp server failed or refused a control request
+"""
+
+from __future__ import annotations
+
+
+class WebMDPError(Exception):
+    """Base of every webmdp error; carries optional task id and step for context."""
+
+    def __init__(self, message: str, *, task_id: str | None = None, step: int | None = None):
+        self.task_id = task_id
+        self.step = step
+        where = "".join(
+            [f" [task {task_id}]" if task_id else "", f" [step {step}]" if step is not None else ""]
+        )
+        super().__init__(message + where)
+
+
+class ConfigError(WebMDPError):
+    """Bad user input such as an unknown site, agent, template or task id."""
+
+
+class TaskFileError(ConfigError):
+    """A task file that cannot be read: names the file, line and field."""
+
+    def __init__(self, path: str, line: int, field: str, reason: str):
+        self.path, self.line, self.field = path, line, field
+        super().__init__(f"{path}:{line}: field '{field}': {reason}")
+
+
+class AgentFault(WebMDPError):
+    """Something the agent did wrong; counted against the agent."""
+
+
+class InvalidAction(AgentFault):
+    """A semantic action whose precondition fails in the current state."""
+
+
+class UnparseableOutput(AgentFault):
+    """Model output that does not parse into any action of the grammar."""
+
+
+class GenerationError(WebMDPError):
+    """A task template could not produce a valid task."""
+
+
+class InfrastructureError(WebMDPError):
+    """Something outside the agent failed; the episode is recorded as an infrastructure error."""
+
+
+class BrowserError(InfrastructureError):
+    """Chromium crashed, hung or could not be started."""
+
+
+class ServerError(InfrastructureError):
+    """The webmdp server failed or refused a control request."""
+
+
+def unknown_choice(kind: str, value: str, choices: list[str] | tuple[str, ...]) -> ConfigError:
+    """One-line error naming the valid choices."""
+    return ConfigError(f"unknown {kind} '{value}'; valid choices: {', '.join(sorted(choices))}")

@@ -1,0 +1,1 @@
+"""Pieces every site shares: world assembly, result listing, Jinja views."""

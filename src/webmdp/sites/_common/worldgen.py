@@ -1,0 +1,46 @@
+"""World-generation helpers shared by every site (WebSTEP E.2)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+from webmdp.core.model import Entity, World, WorldSpec
+
+_FILLER_TRIES = 200
+
+
+def differs(entity: Entity, avoid: Entity) -> bool:
+    """True when ``entity`` differs from ``avoid`` on at least one of avoid's attributes."""
+    return any(entity.get(k) != v for k, v in avoid.items())
+
+
+def assemble(
+    site: str,
+    spec: WorldSpec,
+    rng: random.Random,
+    *,
+    prefix: str,
+    complete: Callable[[Entity, random.Random], Entity],
+    meta: dict | None = None,
+) -> World:
+    """Complete pinned entities, draw fillers that avoid the task's constraints, shuffle, and
+    assign ids ``PREFIX-001...`` so that position never reveals the target."""
+    entities = [complete(dict(p), rng) for p in spec.pinned]
+    for _ in range(spec.n_fillers):
+        for _ in range(_FILLER_TRIES):
+            cand = complete({"role": "filler"}, rng)
+            if all(differs(cand, a) for a in spec.avoid):
+                entities.append(cand)
+                break
+    rng.shuffle(entities)
+    out: dict[str, Entity] = {}
+    for i, ent in enumerate(entities, start=1):
+        eid = f"{prefix}-{i:03d}"
+        out[eid] = {"id": eid, **{k: v for k, v in ent.items() if k != "id"}}
+    return World(site=site, entities=out, meta=meta or {})
+
+
+def rank_values(rng: random.Random, n: int, *, low: int = 10, high: int = 990) -> list[int]:
+    """``n`` distinct descending popularity scores, used to fix a listing order."""
+    return sorted(rng.sample(range(low, high), n), reverse=True)

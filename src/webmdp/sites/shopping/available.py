@@ -1,0 +1,60 @@
+"""The concrete actions a Shopping surface offers; views bind exactly these."""
+
+from __future__ import annotations
+
+from webmdp.core.model import World
+from webmdp.core.spec import Action
+from webmdp.sites.shopping import catalog as C
+from webmdp.sites.shopping.state import ShoppingState as S
+
+
+def available_actions(s: S, world: World) -> tuple[Action, ...]:
+    from webmdp.sites.shopping.mdp import _pages, brand_facet, visible_ids
+
+    out: list[Action] = [Action("Search"), Action("GoHome"), Action("OpenCart")]
+    surf = s.surface
+    if surf == "OrderConfirmation":
+        return (Action("Search"), Action("GoHome"), Action("ContinueShopping"))
+    if surf in ("Home", "SearchResults"):
+        out += [Action("SetDepartment", {"department": d}) for d in C.DEPARTMENTS]
+    if surf == "SearchResults":
+        if s.query:
+            out.append(Action("ClearSearch"))
+        out += [Action("SetCategory", {"category": c}) for c in C.DEPARTMENTS.get(s.department, ())]
+        out += [Action("ToggleBrand", {"brand": b}) for b in brand_facet(world, s)]
+        out.append(Action("SetPriceRange"))
+        out += [Action("SetMinRating", {"rating": r}) for r in C.RATING_STEPS]
+        out.append(Action("TogglePrime"))
+        if (s.department or s.category or s.brands or s.price_min is not None
+                or s.price_max is not None or s.min_rating or s.prime_only):
+            out.append(Action("ClearFilters"))
+        out += [Action("SortBy", {"order": o}) for o in C.SORT_ORDERS]
+        pages = _pages(world, s)
+        if s.page > 1:
+            out.append(Action("PrevPage"))
+        if s.page < pages:
+            out.append(Action("NextPage"))
+        if pages > 1:
+            out += [Action("GoToPage", {"page": n}) for n in range(1, pages + 1) if n != s.page]
+        out += [Action("OpenProduct", {"product_id": i}) for i in visible_ids(world, s)]
+    elif surf == "ProductDetail" and s.focus:
+        prod = world.entities[s.focus]
+        out.append(Action("BackToResults"))
+        if not s.reviews_open:
+            out.append(Action("ShowReviews"))
+        out += [Action("SelectOption", {"option": "color", "value": c}) for c in prod["colors"]]
+        out += [Action("SelectOption", {"option": "size", "value": z}) for z in prod["sizes"]]
+        out.append(Action("AddToCart"))
+    elif surf == "Cart":
+        if s.query or s.department:
+            out.append(Action("BackToResults"))
+        out.append(Action("ContinueShopping"))
+        for pid, *_ in s.cart:
+            out.append(Action("UpdateQuantity", {"product_id": pid}))
+            out.append(Action("RemoveFromCart", {"product_id": pid}))
+        if s.cart:
+            out.append(Action("ProceedToCheckout"))
+    elif surf == "Checkout":
+        out += [Action("SetShippingSpeed", {"speed": sp}) for sp in C.SHIPPING_SPEEDS]
+        out.append(Action("PlaceOrder"))
+    return tuple(out)

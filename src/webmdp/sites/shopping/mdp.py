@@ -1,0 +1,305 @@
+"""Shopping transition and observation functions (pure)."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from webmdp.core.model import EntityView, Observation, World
+from webmdp.core.spec import Action, SurfaceKind
+from webmdp.errors import InvalidAction
+from webmdp.sites._common.listing import page_count, page_slice
+from webmdp.sites.shopping import catalog as C
+from webmdp.sites.shopping.state import ShoppingState as S
+from webmdp.sites.shopping.world import CARD_FIELDS, DETAIL_FIELDS
+
+_LIST_SURFACES = ("Home", "SearchResults")
+_FILTER_RESET = {"page": 1}
+
+
+def _norm(word: str) -> str:
+    word = word.lower().strip(".,'\"")
+    return word[:-1] if len(word) > 3 and word.endswith("s") else word
+
+
+@lru_cache(maxsize=8192)
+def _haystack(world: World, pid: str) -> frozenset[str]:
+    p = world.entities[pid]
+    text = f"{p['title']} {p['brand']} {p['category']} {p['department']}"
+    return frozenset(_norm(w) for w in text.replace("&", " ").replace("-", " ").split())
+
+
+def _query_words(query: str) -> list[str]:
+    return [_norm(w) for w in query.replace("&", " ").replace("-", " ").split() if w.strip()]
+
+
+@lru_cache(maxsize=8192)
+def results(world: World, s: S) -> tuple[str, ...]:
+    """Ids matching the state's query and filters, in the state's sort order."""
+    words = _query_words(s.query)
+    out = []
+    for pid, p in world.entities.items():
+        if words and not all(w in _haystack(world, pid) for w in words):
+            continue
+        if s.department and p["department"] != s.department:
+            continue
+        if s.category and p["category"] != s.category:
+            continue
+        if s.brands and p["brand"] not in s.brands:
+            continue
+        if s.price_min is not None and p["price"] < s.price_min:
+            continue
+        if s.price_max is not None and p["price"] > s.price_max:
+            continue
+        if s.min_rating and p["rating"] < float(s.min_rating):
+            continue
+        if s.prime_only and not p["prime"]:
+            continue
+        out.append(pid)
+    return tuple(sorted(out, key=_sort_key(world, s.sort)))
+
+
+def _sort_key(world: World, order: str):
+    e = world.entities
+    keys = {
+        "featured": lambda i: (-e[i]["popularity"], i),
+        "price_asc": lambda i: (e[i]["price"], -e[i]["popularity"], i),
+        "price_desc": lambda i: (-e[i]["price"], -e[i]["popularity"], i),
+        "rating": lambda i: (-e[i]["rating"], -e[i]["popularity"], i),
+        "reviews": lambda i: (-e[i]["review_count"], -e[i]["popularity"], i),
+    }
+    return keys[order]
+
+
+def _result_key(s: S) -> S:
+    """The part of the state that determines the result list (for caching)."""
+    return S(surface="SearchResults", query=s.query, department=s.department,
+             category=s.category, brands=s.brands, price_min=s.price_min,
+             price_max=s.price_max, min_rating=s.min_rating, prime_only=s.prime_only,
+             sort=s.sort)
+
+
+def visible_ids(world: World, s: S) -> tuple[str, ...]:
+    return tuple(page_slice(results(world, _result_key(s)), s.page, C.PAGE_SIZE))
+
+
+def _pages(world: World, s: S) -> int:
+    return page_count(len(results(world, _result_key(s))), C.PAGE_SIZE)
+
+
+def _need(cond: bool, message: str) -> None:
+    if not cond:
+        raise InvalidAction(message)
+
+
+def _to_results(s: S, **changes) -> S:
+    return s.replace(surface="SearchResults", focus=None, reviews_open=False, page=1, **changes)
+
+
+def _cart_ids(s: S) -> list[str]:
+    return [line[0] for line in s.cart]
+
+
+def transition(s: S, a: Action, world: World) -> S:  # noqa: C901 - a flat dispatch table
+    p = a.params
+    name = a.name
+    surf = s.surface
+    if surf == "OrderConfirmation":
+        _need(name in ("ContinueShopping", "GoHome", "Search"), "the order is placed; "
+              "continue shopping first")
+    if name == "Search":
+        q = str(p["query"]).strip()
+        _need(bool(q), "Search: empty query")
+        return _to_results(s, query=q)
+    if name == "ClearSearch":
+        _need(surf == "SearchResults" and bool(s.query), "ClearSearch: no active search")
+        return _to_results(s, query="")
+    if name == "SetDepartment":
+        _need(surf in _LIST_SURFACES, "SetDepartment: not on a list surface")
+        _need(p["department"] in C.DEPARTMENTS, f"unknown department {p['department']!r}")
+        return _to_results(s, department=p["department"], category="", brands=())
+    if name in ("SetCategory", "ToggleBrand", "SetPriceRange", "SetMinRating", "TogglePrime",
+                "ClearFilters", "SortBy", "NextPage", "PrevPage", "GoToPage"):
+        _need(surf == "SearchResults", f"{name}: only on search results")
+        return _list_action(s, a, world)
+    if name == "GoHome":
+        return S(surface="Home", cart=s.cart, order=s.order, order_shipping=s.order_shipping,
+                 order_id=s.order_id, shipping=s.shipping)
+    if name == "OpenProduct":
+        _need(surf == "SearchResults", "OpenProduct: not on search results")
+        _need(p["product_id"] in visible_ids(world, s),
+              f"OpenProduct: {p['product_id']} is not on this page")
+        prod = world.entities[p["product_id"]]
+        return s.replace(surface="ProductDetail", focus=p["product_id"], reviews_open=False,
+                         color=prod["colors"][0], size=(prod["sizes"] or [""])[0])
+    if name == "BackToResults":
+        _need(surf in ("ProductDetail", "Cart"), "BackToResults: nothing to go back from")
+        return s.replace(surface="SearchResults", focus=None, reviews_open=False)
+    if name == "ShowReviews":
+        _need(surf == "ProductDetail" and not s.reviews_open, "ShowReviews: not available")
+        return s.replace(reviews_open=True)
+    if name == "SelectOption":
+        _need(surf == "ProductDetail", "SelectOption: no product open")
+        prod = world.entities[s.focus or ""]
+        choices = prod["colors"] if p["option"] == "color" else prod["sizes"]
+        _need(p["value"] in choices, f"SelectOption: {p['value']!r} is not offered")
+        return s.replace(**{p["option"]: p["value"]})
+    if name == "AddToCart":
+        _need(surf == "ProductDetail" and s.focus is not None, "AddToCart: no product open")
+        return s.replace(cart=_add_line(s.cart, (s.focus or "", 1, s.color, s.size)))
+    if name == "OpenCart":
+        return s.replace(surface="Cart", focus=None, reviews_open=False)
+    if name in ("UpdateQuantity", "RemoveFromCart"):
+        _need(surf == "Cart", f"{name}: cart is not open")
+        pid = p["product_id"]
+        _need(pid in _cart_ids(s), f"{name}: {pid} is not in the cart")
+        qty = int(p.get("quantity", 0)) if name == "UpdateQuantity" else 0
+        _need(name == "RemoveFromCart" or 1 <= qty <= 10, "UpdateQuantity: quantity 1-10")
+        cart = tuple((ln[0], qty, ln[2], ln[3]) if ln[0] == pid else ln for ln in s.cart)
+        return s.replace(cart=tuple(ln for ln in cart if ln[1] > 0))
+    if name == "ProceedToCheckout":
+        _need(surf == "Cart" and bool(s.cart), "ProceedToCheckout: the cart is empty")
+        return s.replace(surface="Checkout")
+    if name == "SetShippingSpeed":
+        _need(surf == "Checkout", "SetShippingSpeed: not at checkout")
+        return s.replace(shipping=p["speed"])
+    if name == "PlaceOrder":
+        _need(surf == "Checkout" and bool(s.cart), "PlaceOrder: not at checkout")
+        return s.replace(surface="OrderConfirmation", order=s.cart, cart=(),
+                         order_shipping=s.shipping, order_id=f"ORD-{len(s.cart):02d}{s.cart[0][0][-3:]}")
+    if name == "ContinueShopping":
+        _need(surf in ("OrderConfirmation", "Cart"), "ContinueShopping: not available")
+        return S(surface="Home", cart=s.cart, order=s.order, order_shipping=s.order_shipping,
+                 order_id=s.order_id, shipping=s.shipping)
+    raise InvalidAction(f"unknown action {name!r}")
+
+
+def _add_line(cart: tuple, line: tuple) -> tuple:
+    for i, ln in enumerate(cart):
+        if ln[0] == line[0]:
+            return (*cart[:i], (ln[0], min(10, ln[1] + 1), line[2], line[3]), *cart[i + 1 :])
+    return (*cart, line)
+
+
+def _list_action(s: S, a: Action, world: World) -> S:
+    p, name = a.params, a.name
+    if name == "SetCategory":
+        _need(p["category"] in C.CATEGORY_DEPARTMENT, f"unknown category {p['category']!r}")
+        dept = C.CATEGORY_DEPARTMENT[p["category"]]
+        return s.replace(category=p["category"], department=dept, brands=(), page=1)
+    if name == "ToggleBrand":
+        b = p["brand"]
+        _need(b in brand_facet(world, s) or b in s.brands, f"ToggleBrand: no brand {b!r} here")
+        brands = tuple(sorted(set(s.brands) ^ {b}))
+        return s.replace(brands=brands, page=1)
+    if name == "SetPriceRange":
+        lo, hi = p.get("min"), p.get("max")
+        _need(lo is None or hi is None or lo <= hi, "SetPriceRange: min above max")
+        return s.replace(price_min=lo, price_max=hi, page=1)
+    if name == "SetMinRating":
+        return s.replace(min_rating=p["rating"], page=1)
+    if name == "TogglePrime":
+        return s.replace(prime_only=not s.prime_only, page=1)
+    if name == "ClearFilters":
+        _need(bool(s.department or s.category or s.brands or s.price_min is not None
+                   or s.price_max is not None or s.min_rating or s.prime_only),
+              "ClearFilters: no filter is active")
+        return s.replace(department="", category="", brands=(), price_min=None,
+                         price_max=None, min_rating="", prime_only=False, page=1)
+    if name == "SortBy":
+        return s.replace(sort=p["order"], page=1)
+    pages = _pages(world, s)
+    if name == "NextPage":
+        _need(s.page < pages, "NextPage: already on the last page")
+        return s.replace(page=s.page + 1)
+    if name == "PrevPage":
+        _need(s.page > 1, "PrevPage: already on the first page")
+        return s.replace(page=s.page - 1)
+    target = int(p["page"])
+    _need(1 <= target <= pages, f"GoToPage: page {target} of {pages}")
+    return s.replace(page=target)
+
+
+def brand_facet(world: World, s: S) -> tuple[str, ...]:
+    """Brands among results when the brand filter itself is ignored."""
+    ids = results(world, _result_key(s.replace(brands=())))
+    return tuple(sorted({world.entities[i]["brand"] for i in ids}))
+
+
+def _view(world: World, pid: str, fields) -> EntityView:
+    p = world.entities[pid]
+    return EntityView(pid, {f: p[f] for f in fields})
+
+
+_DETAIL_NO_REVIEWS = tuple(f for f in DETAIL_FIELDS if f != "reviews")
+
+
+def observe(s: S, world: World) -> Observation:
+    """Project the state onto what the page shows."""
+    from webmdp.sites.shopping.available import available_actions
+
+    ctx: dict = {"cart_count": sum(ln[1] for ln in s.cart), "query": s.query}
+    entities: tuple[EntityView, ...] = ()
+    if s.surface == "Home":
+        ctx["departments"] = list(C.DEPARTMENTS)
+    elif s.surface == "SearchResults":
+        ids = visible_ids(world, s)
+        entities = tuple(_view(world, i, CARD_FIELDS) for i in ids)
+        total = len(results(world, _result_key(s)))
+        ctx.update(
+            department=s.department, category=s.category, brands=list(s.brands),
+            price_min=s.price_min, price_max=s.price_max, min_rating=s.min_rating,
+            prime_only=s.prime_only, sort=s.sort, page=s.page, pages=_pages(world, s),
+            total_results=total, departments=list(C.DEPARTMENTS),
+            categories=list(C.DEPARTMENTS.get(s.department, ())),
+            brand_facet=list(brand_facet(world, s)),
+        )
+    elif s.surface == "ProductDetail" and s.focus:
+        fields = CARD_FIELDS + (DETAIL_FIELDS if s.reviews_open else _DETAIL_NO_REVIEWS)
+        entities = (_view(world, s.focus, fields),)
+        ctx.update(color=s.color, size=s.size, reviews_open=s.reviews_open)
+    elif s.surface in ("Cart", "Checkout"):
+        entities = tuple(_view(world, ln[0], ("title", "brand", "price", "image"))
+                         for ln in s.cart)
+        ctx["lines"] = [list(ln) for ln in s.cart]
+        ctx.update(_totals(world, s.cart, s.shipping))
+        ctx["shipping"] = s.shipping
+        ctx["has_results"] = bool(s.query or s.department)
+    elif s.surface == "OrderConfirmation":
+        entities = tuple(_view(world, ln[0], ("title", "brand", "price", "image"))
+                         for ln in s.order)
+        ctx["lines"] = [list(ln) for ln in s.order]
+        ctx.update(_totals(world, s.order, s.order_shipping))
+        ctx["order_id"] = s.order_id
+        ctx["shipping"] = s.order_shipping
+    kind = SURFACE_KINDS[s.surface]
+    return Observation(s.surface, kind, entities, available_actions(s, world), ctx)
+
+
+def _totals(world: World, lines, speed: str) -> dict:
+    sub = round(sum(world.entities[ln[0]]["price"] * ln[1] for ln in lines), 2)
+    ship = C.SHIPPING_SPEEDS.get(speed, 0.0)
+    return {"subtotal": sub, "shipping_fee": ship, "total": round(sub + ship, 2)}
+
+
+SURFACE_KINDS = {
+    "Home": SurfaceKind.OTHER, "SearchResults": SurfaceKind.CARD,
+    "ProductDetail": SurfaceKind.DETAIL, "Cart": SurfaceKind.OTHER,
+    "Checkout": SurfaceKind.COMMIT, "OrderConfirmation": SurfaceKind.COMMIT,
+}
+
+
+def facts(s: S) -> dict:
+    """Verifier facts: cart and order contents with options, shipping speed."""
+    out: dict = {
+        "surface": s.surface,
+        "cart.products": [ln[0] for ln in s.cart],
+        "order.placed": bool(s.order),
+        "order.products": [ln[0] for ln in s.order],
+        "order.shipping": s.order_shipping,
+    }
+    for prefix, lines in (("cart", s.cart), ("order", s.order)):
+        for pid, qty, color, size in lines:
+            out[f"{prefix}.qty.{pid}"] = qty
+            out[f"{prefix}.color.{pid}"] = color
+            out[f"{prefix}.size.{pid}"] = size
+    return out

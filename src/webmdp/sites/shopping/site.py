@@ -1,0 +1,123 @@
+"""The Shopping site: a large online store (WebSTEP Tables 4, 5, 7; template Table 19)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from webmdp.core.model import Observation, State, World, WorldSpec
+from webmdp.core.site import Site
+from webmdp.core.spec import (
+    Action,
+    ActionSpec,
+    ParamSpec,
+    SkillCategory,
+    SurfaceKind,
+    SurfaceSpec,
+    VisibilitySpec,
+)
+from webmdp.sites.shopping import catalog as C
+from webmdp.sites.shopping import mdp
+from webmdp.sites.shopping.state import ShoppingState
+from webmdp.sites.shopping.world import CARD_FIELDS, DETAIL_FIELDS, generate_world
+from webmdp.tasks.template import TaskTemplate
+
+N, SE, F, I, CO = (SkillCategory.NAVIGATE, SkillCategory.SEARCH, SkillCategory.FILTER,
+                   SkillCategory.INSPECT, SkillCategory.COMMIT)
+PID = ParamSpec("product_id", "entity")
+
+
+def _a(name: str, skill: str, cat: SkillCategory, *params: ParamSpec, state: bool = False,
+       doc: str = "") -> ActionSpec:
+    return ActionSpec(name, skill, cat, tuple(params), changes_state=state, description=doc)
+
+
+ACTIONS: tuple[ActionSpec, ...] = (
+    _a("Search", "query_formulation", SE, ParamSpec("query", "str", text=True),
+       doc="submit the header search box"),
+    _a("ClearSearch", "query_formulation", SE, doc="remove the search query"),
+    _a("SetDepartment", "department_filtering", F,
+       ParamSpec("department", "choice", tuple(C.DEPARTMENTS))),
+    _a("SetCategory", "category_filtering", F,
+       ParamSpec("category", "choice", tuple(C.CATEGORY_DEPARTMENT))),
+    _a("ToggleBrand", "brand_filtering", F, ParamSpec("brand", "str")),
+    _a("SetPriceRange", "price_filtering", F, ParamSpec("min", "float", optional=True, text=True),
+       ParamSpec("max", "float", optional=True, text=True)),
+    _a("SetMinRating", "attribute_filtering", F, ParamSpec("rating", "choice", C.RATING_STEPS)),
+    _a("TogglePrime", "attribute_filtering", F, doc="only Prime-eligible products"),
+    _a("ClearFilters", "filter_clearing", F),
+    _a("SortBy", "sort_usage", F, ParamSpec("order", "choice", C.SORT_ORDERS)),
+    _a("NextPage", "pagination", N),
+    _a("PrevPage", "pagination", N),
+    _a("GoToPage", "pagination", N, ParamSpec("page", "int")),
+    _a("GoHome", "site_navigation", N),
+    _a("OpenProduct", "product_inspection", I, PID),
+    _a("BackToResults", "backtrack_navigation", N),
+    _a("ShowReviews", "review_inspection", I),
+    _a("SelectOption", "option_selection", CO, ParamSpec("option", "choice", ("color", "size")),
+       ParamSpec("value", "str"), state=True),
+    _a("AddToCart", "cart_management", CO, state=True),
+    _a("OpenCart", "cart_navigation", N),
+    _a("UpdateQuantity", "cart_management", CO, PID, ParamSpec("quantity", "int", text=True),
+       state=True),
+    _a("RemoveFromCart", "cart_management", CO, PID, state=True),
+    _a("ProceedToCheckout", "checkout_flow", CO, state=True),
+    _a("SetShippingSpeed", "checkout_flow", CO,
+       ParamSpec("speed", "choice", tuple(C.SHIPPING_SPEEDS)), state=True),
+    _a("PlaceOrder", "checkout_flow", CO, state=True),
+    _a("ContinueShopping", "site_navigation", N),
+)
+
+_CART_FIELDS = frozenset({"title", "brand", "price", "image"})
+
+
+class ShoppingSite(Site):
+    name = "shopping"
+    title = "Shopwise"
+    entity_prefix = "PRD"
+    surfaces = (
+        SurfaceSpec("Home", SurfaceKind.OTHER, "storefront with department tiles"),
+        SurfaceSpec("SearchResults", SurfaceKind.CARD, "product cards with filter sidebar"),
+        SurfaceSpec("ProductDetail", SurfaceKind.DETAIL, "specifications, options, reviews"),
+        SurfaceSpec("Cart", SurfaceKind.OTHER, "cart lines with quantities"),
+        SurfaceSpec("Checkout", SurfaceKind.COMMIT, "shipping speed and place order"),
+        SurfaceSpec("OrderConfirmation", SurfaceKind.COMMIT, "the placed order"),
+    )
+    actions = ACTIONS
+    visibility = VisibilitySpec(
+        card_fields=CARD_FIELDS,
+        detail_fields=DETAIL_FIELDS,
+        surface_fields={
+            "Home": frozenset(),
+            "SearchResults": frozenset(CARD_FIELDS),
+            "ProductDetail": frozenset(CARD_FIELDS + DETAIL_FIELDS),
+            "Cart": _CART_FIELDS,
+            "Checkout": _CART_FIELDS,
+            "OrderConfirmation": _CART_FIELDS,
+        },
+    )
+
+    @property
+    def templates(self) -> Mapping[str, TaskTemplate]:
+        from webmdp.sites.shopping.templates import TEMPLATES
+
+        return TEMPLATES
+
+    def generate_world(self, spec: WorldSpec, rng: random.Random) -> World:
+        return generate_world(spec, rng)
+
+    def initial_state(self, world: World) -> State:
+        return ShoppingState(surface="Home")
+
+    def transition(self, state: State, action: Action, world: World) -> State:
+        assert isinstance(state, ShoppingState)
+        return mdp.transition(state, action, world)
+
+    def observe(self, state: State, world: World) -> Observation:
+        assert isinstance(state, ShoppingState)
+        return mdp.observe(state, world)
+
+    def facts(self, state: State) -> dict[str, Any]:
+        assert isinstance(state, ShoppingState)
+        return mdp.facts(state)

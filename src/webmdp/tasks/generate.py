@@ -1,0 +1,83 @@
+"""Instantiate templates into tasks, check uniqueness and verify each oracle by replay."""
+
+from __future__ import annotations
+
+import random
+import zlib
+
+from webmdp.core.model import World
+from webmdp.core.site import Site
+from webmdp.errors import GenerationError
+from webmdp.tasks.model import ActionModel, Complexity, Task
+from webmdp.tasks.replay import replay
+from webmdp.tasks.verifier import verify
+
+TASKS_PER_SITE = 180
+MAX_HARD_NEGATIVES = 3
+_ATTEMPTS = 20
+
+
+def task_seed(site: str, index: int) -> int:
+    """The world seed of a task: a stable function of site and index."""
+    return zlib.crc32(f"{site}:{index}".encode())
+
+
+def task_id(site: str, index: int) -> str:
+    return f"{site}_{index:04d}"
+
+
+def plan(site: Site, n: int = TASKS_PER_SITE) -> list[tuple[int, str, int]]:
+    """(index, template, hard-negative count) for a site's task set: templates in equal blocks,
+    hard-negative counts 0..3 cycled so every template and the site see them evenly."""
+    names = list(site.templates)
+    per = -(-n // len(names))
+    return [(i, names[min(i // per, len(names) - 1)], i % (MAX_HARD_NEGATIVES + 1))
+            for i in range(n)]
+
+
+def make_task(site: Site, index: int, template: str, hard_negatives: int) -> Task:
+    """Build, check and oracle-verify one task. Deterministic in (site, index)."""
+    tpl = site.templates[template]
+    seed = task_seed(site.name, index)
+    tid = task_id(site.name, index)
+    for attempt in range(_ATTEMPTS):
+        rng = random.Random(seed * 1009 + attempt)
+        draft = tpl.draft(site, rng, hard_negatives)
+        world = site.generate_world(draft.spec, rng)
+        draft.bind(world)
+        if tpl.matches(draft, world) == [draft.target]:
+            break
+    else:
+        raise GenerationError(f"{template}: no world with a unique target", task_id=tid)
+    oracle = tpl.oracle(draft, world, site)
+    conditions = tpl.verifier(draft, world)
+    result = replay(site, world, oracle)
+    if result.error is not None:
+        raise GenerationError(f"oracle invalid at step {result.error[0]}: {result.error[1]}",
+                              task_id=tid)
+    verdict = verify(conditions, site.facts(result.final))
+    if not all(verdict.values()):
+        raise GenerationError(f"oracle fails verifier: {verdict}", task_id=tid)
+    fillers = [e for e in world.entities if e not in
+               {draft.target, *draft.hard_negatives, *draft.companions}]
+    return Task(
+        id=tid, site=site.name, template=template, index=index, seed=seed,
+        instruction=draft.instruction, params=draft.params, target=draft.target,
+        hard_negatives=draft.hard_negatives, companions=draft.companions, fillers=fillers,
+        verifier=conditions, oracle=[ActionModel.of(a) for a in oracle],
+        info_constraints=tpl.info_constraints(draft, world, site),
+        complexity=Complexity(hard_negative_count=len(draft.hard_negatives),
+                              oracle_length=len(oracle),
+                              access_level=tpl.access_level(draft, oracle, site)),
+        world=_public_world(world).to_dict(),
+    )
+
+
+def _public_world(world: World) -> World:
+    """Drop generation-only bookkeeping (roles) so a world never names its target."""
+    ents = {k: {f: v for f, v in e.items() if f != "role"} for k, e in world.entities.items()}
+    return World(site=world.site, entities=ents, meta=world.meta)
+
+
+def generate_site_tasks(site: Site, n: int = TASKS_PER_SITE) -> list[Task]:
+    return [make_task(site, i, tpl, hn) for i, tpl, hn in plan(site, n)]

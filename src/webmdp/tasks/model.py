@@ -1,0 +1,85 @@
+"""The Task: what an episode is judged against, serialised as one JSONL line."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from webmdp.core.spec import Action
+
+TASK_VERSION = 1
+
+AccessLevel = Literal["card", "filter", "detail"]
+
+
+class Condition(BaseModel):
+    """A verifier condition on the final semantic state's facts (C.3)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    fact: str
+    op: Literal["eq", "contains", "not_contains"] = "eq"
+    value: Any = None
+    description: str = ""
+
+
+class InfoConstraint(BaseModel):
+    """One unit of task-relevant evidence for information coverage (C.4): seeing ``field`` of
+    ``entity`` on any surface."""
+
+    model_config = ConfigDict(frozen=True)
+
+    entity: str
+    field: str
+    level: Literal["card", "detail"]
+    description: str
+
+
+class Complexity(BaseModel):
+    """The three complexity axes of WebSTEP 4.4."""
+
+    hard_negative_count: int
+    oracle_length: int
+    access_level: AccessLevel
+
+
+class ActionModel(BaseModel):
+    """A semantic action as stored in files."""
+
+    name: str
+    params: dict[str, Any] = Field(default_factory=dict)
+
+    def to_action(self) -> Action:
+        return Action(self.name, dict(self.params))
+
+    @classmethod
+    def of(cls, action: Action) -> ActionModel:
+        return cls(name=action.name, params=dict(action.params))
+
+
+class Task(BaseModel):
+    """A generated task: instruction, seeded world, target, hard negatives, verifier, oracle."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    version: int = TASK_VERSION
+    id: str
+    site: str
+    template: str
+    index: int
+    seed: int
+    instruction: str
+    params: dict[str, Any]
+    target: str
+    hard_negatives: list[str]
+    companions: list[str] = Field(default_factory=list)
+    fillers: list[str]
+    verifier: list[Condition]
+    oracle: list[ActionModel]
+    info_constraints: list[InfoConstraint]
+    complexity: Complexity
+    world: dict[str, Any]
+
+    def oracle_actions(self) -> list[Action]:
+        return [a.to_action() for a in self.oracle]

@@ -1,0 +1,90 @@
+"""Task templates (WebSTEP H.1): an instruction pattern, constraints, a world spec, an oracle."""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from webmdp.core.model import World, WorldSpec
+from webmdp.core.spec import Action
+from webmdp.tasks.model import AccessLevel, Condition, InfoConstraint
+
+if TYPE_CHECKING:
+    from webmdp.core.site import Site
+
+
+@dataclass
+class Draft:
+    """A template's plan for one task before and after its world is generated.
+
+    Pinned entities in ``spec`` carry a ``role`` (``target``, ``hard_negative``, ``companion``);
+    ids are assigned by the world generator and read back with :meth:`bind`.
+    ``card_fields`` / ``detail_fields`` are the entity fields the instruction refers to.
+    """
+
+    instruction: str
+    params: dict[str, Any]
+    spec: WorldSpec
+    card_fields: tuple[str, ...]
+    detail_fields: tuple[str, ...]
+    target: str = ""
+    hard_negatives: list[str] = field(default_factory=list)
+    companions: list[str] = field(default_factory=list)
+
+    def bind(self, world: World) -> None:
+        roles: dict[str, list[str]] = {}
+        for eid, ent in world.entities.items():
+            if ent.get("role"):
+                roles.setdefault(ent["role"], []).append(eid)
+        self.target = roles["target"][0]
+        self.hard_negatives = roles.get("hard_negative", [])
+        self.companions = roles.get("companion", [])
+
+
+class TaskTemplate(ABC):
+    """One task family of a site. Subclasses fill the four hooks below."""
+
+    name: ClassVar[str]
+    description: ClassVar[str]
+    commit_action: ClassVar[str]
+
+    @abstractmethod
+    def draft(self, site: Site, rng: random.Random, hard_negatives: int) -> Draft:
+        """Sample constraints, the instruction and the world spec."""
+
+    @abstractmethod
+    def matches(self, draft: Draft, world: World) -> list[str]:
+        """Ids of every entity that satisfies the instruction; generation demands ``[target]``."""
+
+    @abstractmethod
+    def oracle(self, draft: Draft, world: World, site: Site) -> list[Action]:
+        """The E.3 oracle: reach the region, inspect higher-ranked hard negatives, open, commit."""
+
+    @abstractmethod
+    def verifier(self, draft: Draft, world: World) -> list[Condition]:
+        """Conditions on the final state's facts."""
+
+    def access_level(self, draft: Draft, oracle: list[Action], site: Site) -> AccessLevel:
+        """The exploration type required to isolate the target (WebSTEP 4.4)."""
+        if draft.hard_negatives:
+            return "detail"
+        uses = {site.action_spec(a.name).category.value for a in oracle}
+        return "filter" if uses & {"search", "filter"} else "card"
+
+    def info_constraints(self, draft: Draft, world: World, site: Site) -> list[InfoConstraint]:
+        """C.4 rules: the target's referenced card and detail fields, and each hard negative's
+        referenced detail fields (the comparison that rules it out)."""
+        out: list[InfoConstraint] = []
+        for f in draft.card_fields:
+            out.append(InfoConstraint(entity=draft.target, field=f, level="card",
+                                      description=f"see target's {f}"))
+        for f in draft.detail_fields:
+            out.append(InfoConstraint(entity=draft.target, field=f, level="detail",
+                                      description=f"inspect target's {f} (detail page)"))
+        for hn in draft.hard_negatives:
+            for f in draft.detail_fields:
+                out.append(InfoConstraint(entity=hn, field=f, level="detail",
+                                          description=f"inspect {hn}'s {f} to rule it out"))
+        return out
