@@ -73,6 +73,10 @@ class Site(ABC):
         """Flat application facts of a state (cart contents, starred threads, ...) that task
         verifier conditions are checked against."""
 
+    def browser_back(self, state: State) -> Action | None:
+        """The semantic action the browser's Back button stands for in ``state`` (None: none)."""
+        return None
+
     # -- helpers shared by every site ----------------------------------------------------------
     def validate_params(self, action: Action) -> ActionSpec:
         """Check names and types of an action's parameters against its spec."""

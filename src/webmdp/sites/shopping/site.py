@@ -118,6 +118,12 @@ class ShoppingSite(Site):
         assert isinstance(state, ShoppingState)
         return mdp.observe(state, world)
 
+    def browser_back(self, state: State) -> Action | None:
+        assert isinstance(state, ShoppingState)
+        if state.surface == "ProductDetail" or (state.surface == "Cart" and state.query):
+            return Action("BackToResults")
+        return None
+
     def facts(self, state: State) -> dict[str, Any]:
         assert isinstance(state, ShoppingState)
         return mdp.facts(state)
