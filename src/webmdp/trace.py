@@ -71,7 +71,8 @@ class EpisodeTrace(BaseModel):
     final_facts: dict[str, Any] = Field(default_factory=dict)
     verifier: dict[str, bool] = Field(default_factory=dict)
     success: bool = False
-    infra_error: str | None = None
+    infra_error: str | None = Field(None, description="cause of an infrastructure failure")
+    agent_error: str | None = Field(None, description="exception raised inside the agent")
     duration_s: float = 0.0
 
     def transitions(self) -> list[SemanticTransition]:

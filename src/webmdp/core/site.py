@@ -8,7 +8,14 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from webmdp.core.model import Observation, State, World, WorldSpec
-from webmdp.core.spec import Action, ActionSpec, SkillCategory, SurfaceKind, SurfaceSpec, VisibilitySpec
+from webmdp.core.spec import (
+    Action,
+    ActionSpec,
+    SkillCategory,
+    SurfaceKind,
+    SurfaceSpec,
+    VisibilitySpec,
+)
 from webmdp.errors import InvalidAction
 
 if TYPE_CHECKING:
@@ -24,6 +31,9 @@ class Site(ABC):
     actions: ClassVar[tuple[ActionSpec, ...]]
     visibility: ClassVar[VisibilitySpec]
     entity_prefix: ClassVar[str]
+    example_params: ClassVar[dict[str, Any]] = {}
+    """Values for text parameters (queries, bodies) used by the conformance checker and
+    the random agent when an action's available form leaves them to the agent."""
 
     def __init__(self) -> None:
         self._actions = {a.name: a for a in self.actions}

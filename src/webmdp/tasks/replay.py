@@ -18,7 +18,8 @@ class ReplayResult:
     revealed: list[set[tuple[str, str]]] = field(default_factory=list)
 
 
-def replay(site: Site, world: World, actions: list[Action], *, observe: bool = False) -> ReplayResult:
+def replay(site: Site, world: World, actions: list[Action], *,
+           observe: bool = False) -> ReplayResult:
     """Apply ``actions`` from the initial state; stop at the first invalid one."""
     state = site.initial_state(world)
     states = [state]

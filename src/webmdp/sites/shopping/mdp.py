@@ -99,7 +99,7 @@ def _cart_ids(s: S) -> list[str]:
     return [line[0] for line in s.cart]
 
 
-def transition(s: S, a: Action, world: World) -> S:  # noqa: C901 - a flat dispatch table
+def transition(s: S, a: Action, world: World) -> S:
     p = a.params
     name = a.name
     surf = s.surface
@@ -164,8 +164,9 @@ def transition(s: S, a: Action, world: World) -> S:  # noqa: C901 - a flat dispa
         return s.replace(shipping=p["speed"])
     if name == "PlaceOrder":
         _need(surf == "Checkout" and bool(s.cart), "PlaceOrder: not at checkout")
+        order_id = f"ORD-{s.cart[0][0][-3:]}-{sum(ln[1] for ln in s.cart):02d}"
         return s.replace(surface="OrderConfirmation", order=s.cart, cart=(),
-                         order_shipping=s.shipping, order_id=f"ORD-{len(s.cart):02d}{s.cart[0][0][-3:]}")
+                         order_shipping=s.shipping, order_id=order_id)
     if name == "ContinueShopping":
         _need(surf in ("OrderConfirmation", "Cart"), "ContinueShopping: not available")
         return S(surface="Home", cart=s.cart, order=s.order, order_shipping=s.order_shipping,

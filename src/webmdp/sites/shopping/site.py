@@ -23,7 +23,7 @@ from webmdp.sites.shopping.state import ShoppingState
 from webmdp.sites.shopping.world import CARD_FIELDS, DETAIL_FIELDS, generate_world
 from webmdp.tasks.template import TaskTemplate
 
-N, SE, F, I, CO = (SkillCategory.NAVIGATE, SkillCategory.SEARCH, SkillCategory.FILTER,
+NAV, SE, F, INS, CO = (SkillCategory.NAVIGATE, SkillCategory.SEARCH, SkillCategory.FILTER,
                    SkillCategory.INSPECT, SkillCategory.COMMIT)
 PID = ParamSpec("product_id", "entity")
 
@@ -48,17 +48,17 @@ ACTIONS: tuple[ActionSpec, ...] = (
     _a("TogglePrime", "attribute_filtering", F, doc="only Prime-eligible products"),
     _a("ClearFilters", "filter_clearing", F),
     _a("SortBy", "sort_usage", F, ParamSpec("order", "choice", C.SORT_ORDERS)),
-    _a("NextPage", "pagination", N),
-    _a("PrevPage", "pagination", N),
-    _a("GoToPage", "pagination", N, ParamSpec("page", "int")),
-    _a("GoHome", "site_navigation", N),
-    _a("OpenProduct", "product_inspection", I, PID),
-    _a("BackToResults", "backtrack_navigation", N),
-    _a("ShowReviews", "review_inspection", I),
+    _a("NextPage", "pagination", NAV),
+    _a("PrevPage", "pagination", NAV),
+    _a("GoToPage", "pagination", NAV, ParamSpec("page", "int")),
+    _a("GoHome", "site_navigation", NAV),
+    _a("OpenProduct", "product_inspection", INS, PID),
+    _a("BackToResults", "backtrack_navigation", NAV),
+    _a("ShowReviews", "review_inspection", INS),
     _a("SelectOption", "option_selection", CO, ParamSpec("option", "choice", ("color", "size")),
        ParamSpec("value", "str"), state=True),
     _a("AddToCart", "cart_management", CO, state=True),
-    _a("OpenCart", "cart_navigation", N),
+    _a("OpenCart", "cart_navigation", NAV),
     _a("UpdateQuantity", "cart_management", CO, PID, ParamSpec("quantity", "int", text=True),
        state=True),
     _a("RemoveFromCart", "cart_management", CO, PID, state=True),
@@ -66,7 +66,7 @@ ACTIONS: tuple[ActionSpec, ...] = (
     _a("SetShippingSpeed", "checkout_flow", CO,
        ParamSpec("speed", "choice", tuple(C.SHIPPING_SPEEDS)), state=True),
     _a("PlaceOrder", "checkout_flow", CO, state=True),
-    _a("ContinueShopping", "site_navigation", N),
+    _a("ContinueShopping", "site_navigation", NAV),
 )
 
 _CART_FIELDS = frozenset({"title", "brand", "price", "image"})
@@ -76,6 +76,7 @@ class ShoppingSite(Site):
     name = "shopping"
     title = "Shopwise"
     entity_prefix = "PRD"
+    example_params = {"query": "headphones", "min": 10.0, "max": 150.0, "quantity": 2}
     surfaces = (
         SurfaceSpec("Home", SurfaceKind.OTHER, "storefront with department tiles"),
         SurfaceSpec("SearchResults", SurfaceKind.CARD, "product cards with filter sidebar"),

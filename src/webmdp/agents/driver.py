@@ -1,0 +1,66 @@
+"""Turns a semantic action into the GUI actions a user would perform on the rendered page:
+locate the bound element, scroll it into view, click it or type into it at its coordinates."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from webmdp.core.spec import Action
+from webmdp.env.actions import GUIAction, click, key, type_text
+
+_VIEWPORT_H = 900
+
+
+def _scroll_to(node: dict[str, Any]) -> GUIAction:
+    return GUIAction(kind="scroll", x=720, y=450, dy=round(node["y"] - _VIEWPORT_H / 2))
+
+
+def plan_gui(action: Action, nodes: list[dict[str, Any]]) -> list[GUIAction] | None:
+    """GUI steps for ``action`` on this page, or ``None`` when the page does not offer it.
+
+    A plan of one scroll or one click on a dropdown means: do it, observe again, plan again
+    (:func:`needs_replan`).
+    """
+    fields = [n for n in nodes if n.get("id") is not None and n.get("action") == action.name
+              and n.get("field") in action.params]
+    if fields:
+        return _fill(action, fields)
+    for node in nodes:
+        if (node.get("id") is not None and node.get("action") == action.name
+                and not node.get("field")
+                and json.loads(node.get("params") or "{}") == dict(action.params)):
+            return [click(node["x"], node["y"])] if node.get("in_viewport") else [_scroll_to(node)]
+    for node in nodes:  # a closed dropdown (purely visual page state) that holds the action
+        if node.get("menu") and action.name in node["menu"] and not node.get("expanded"):
+            return [click(node["x"], node["y"])] if node.get("in_viewport") else [_scroll_to(node)]
+    return None
+
+
+def _fill(action: Action, fields: list[dict[str, Any]]) -> list[GUIAction]:
+    """Type each parameter into its field. Fields of a bound form are submitted with Enter
+    after the last one; a field bound on its own (``quiet``) is sent when it loses focus."""
+    for n in fields:
+        if not n.get("in_viewport"):
+            return [_scroll_to(n)]
+    steps: list[GUIAction] = []
+    for i, n in enumerate(fields):
+        steps.append(click(n["x"], n["y"]))
+        if n.get("value"):
+            steps += [key("Control+a"), key("Delete")]
+        text = str(action.params[n["field"]])
+        in_form = n.get("params") is None
+        if i == len(fields) - 1 and in_form and n.get("tag") != "textarea":
+            text += "\n"
+        steps.append(type_text(text))
+    return steps
+
+
+def needs_replan(steps: list[GUIAction], action: Action, nodes: list[dict[str, Any]]) -> bool:
+    """True when ``steps`` only prepare the page (scroll, open a dropdown) for ``action``."""
+    if len(steps) != 1:
+        return False
+    if steps[0].kind == "scroll":
+        return True
+    return any(n.get("menu") and action.name in n["menu"] and not n.get("expanded")
+               and (n["x"], n["y"]) == (steps[0].x, steps[0].y) for n in nodes)

@@ -1,0 +1,34 @@
+"""`webmdp demo`: three built-in agents on both sites in a real browser, then a report."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from webmdp.cli.common import console, progress, select_tasks, user_errors
+from webmdp.runner.local import RunConfig, run_tasks
+
+DEMO_AGENTS = ("oracle", "greedy", "random")
+DEMO_SITES = ("shopping", "mail")
+
+
+def demo(
+    out: Path = typer.Option(Path("runs/demo"), "--out", "-o", help="Run directory."),
+    per_site: int = typer.Option(8, help="Tasks per site (spread over templates and HN counts)."),
+    mode: str = typer.Option("browser", help="browser (default) or semantic."),
+) -> None:
+    """Run oracle, greedy and random on a slice of Shopping and Mail, then print the report."""
+    from webmdp.eval import markdown_report, metrics_rows
+
+    with user_errors():
+        tasks = [t for s in DEMO_SITES for t in select_tasks(s, limit=per_site, spread=True)]
+        with progress() as bar:
+            for agent in DEMO_AGENTS:
+                job = bar.add_task(f"{agent} · {mode}", total=len(tasks))
+                run_tasks(tasks, out, RunConfig(agent=agent, mode=mode),  # type: ignore[arg-type]
+                          on_episode=lambda _t, j=job: bar.advance(j))
+        text = markdown_report(metrics_rows(out))
+    (out / "report.md").write_text(text + "\n")
+    typer.echo(text)
+    console.print(f"report written to {out / 'report.md'}")

@@ -1,0 +1,35 @@
+"""The `webmdp` command."""
+
+from __future__ import annotations
+
+import json
+
+import typer
+
+from webmdp.cli import demo_cmd, report_cmd, run_cmd, tasks_cmd, validate_cmd
+
+app = typer.Typer(
+    name="webmdp",
+    help="Process-level evaluation of web agents on deterministic semantic-MDP websites.",
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    add_completion=False,
+)
+app.add_typer(tasks_cmd.app, name="tasks")
+app.command("run")(run_cmd.run)
+app.command("report")(report_cmd.report)
+app.command("validate")(validate_cmd.validate)
+app.command("check")(validate_cmd.check)
+app.command("demo")(demo_cmd.demo)
+
+
+@app.command("trace-schema")
+def trace_schema() -> None:
+    """Print the JSON schema of an episode trace."""
+    from webmdp.trace import EpisodeTrace
+
+    typer.echo(json.dumps(EpisodeTrace.model_json_schema(), indent=2))
+
+
+if __name__ == "__main__":
+    app()

@@ -1,0 +1,90 @@
+// Builds the accessibility observation: interactive elements get stable ids
+// (data-webmdp-eid) and bounding boxes; visible text is kept for reading.
+() => {
+  const out = [];
+  const vw = window.innerWidth, vh = window.innerHeight;
+  const interactive = "a, button, input, select, textarea, summary, [data-action], [role=button], [role=link]";
+  let next = 1;
+  function visible(el) {
+    if (el.checkVisibility && !el.checkVisibility({ checkOpacity: true, checkVisibilityCSS: true })) return false;
+    const closed = el.closest("details:not([open])");
+    if (closed && !el.closest("summary")) return false;
+    const s = getComputedStyle(el);
+    if (s.visibility === "hidden" || s.display === "none" || Number(s.opacity) === 0) return false;
+    const r = el.getBoundingClientRect();
+    return r.width > 0 && r.height > 0;
+  }
+  function roleOf(el) {
+    const r = el.getAttribute("role");
+    if (r) return r;
+    const t = el.tagName;
+    if (t === "A") return "link";
+    if (t === "BUTTON") return "button";
+    if (t === "SELECT") return "combobox";
+    if (t === "SUMMARY") return "button";
+    if (t === "TEXTAREA") return "textbox";
+    if (t === "INPUT") {
+      const ty = (el.type || "text").toLowerCase();
+      if (ty === "checkbox") return "checkbox";
+      if (ty === "radio") return "radio";
+      if (ty === "submit" || ty === "button") return "button";
+      return "textbox";
+    }
+    if (/^H[1-6]$/.test(t)) return "heading";
+    if (t === "IMG") return "img";
+    return el.hasAttribute("data-action") ? "button" : "text";
+  }
+  function nameOf(el) {
+    const aria = el.getAttribute("aria-label");
+    if (aria) return aria.trim();
+    if (el.tagName === "INPUT" || el.tagName === "TEXTAREA") {
+      if (el.labels && el.labels.length) return el.labels[0].innerText.trim();
+      return (el.getAttribute("placeholder") || el.name || "").trim();
+    }
+    return (el.innerText || el.value || el.getAttribute("title") || "").replace(/\s+/g, " ").trim();
+  }
+  const walker = document.createTreeWalker(document.getElementById("app") || document.body,
+                                           NodeFilter.SHOW_ELEMENT);
+  const inside = new Set();
+  let el = walker.currentNode;
+  while (el) {
+    if (el.nodeType === 1 && visible(el)) {
+      const isInter = el.matches(interactive);
+      let covered = false;
+      for (let p = el.parentElement; p; p = p.parentElement) if (inside.has(p)) { covered = true; break; }
+      if (isInter && !covered) {
+        el.setAttribute("data-webmdp-eid", String(next));
+        const r = el.getBoundingClientRect();
+        const form = el.closest("form[data-action]");
+        out.push({
+          id: next, role: roleOf(el), tag: el.tagName.toLowerCase(), name: nameOf(el).slice(0, 160),
+          value: (el.tagName === "INPUT" || el.tagName === "TEXTAREA") ? el.value : undefined,
+          x: r.left + r.width / 2, y: r.top + r.height / 2, w: r.width, h: r.height,
+          in_viewport: r.bottom > 0 && r.top < vh && r.right > 0 && r.left < vw,
+          action: el.getAttribute("data-action") || (form && el.name ? form.getAttribute("data-action") : null),
+          params: el.getAttribute("data-params"),
+          field: (el.tagName === "INPUT" || el.tagName === "TEXTAREA") ? (el.dataset.param || el.name || null) : null,
+        });
+        if (el.tagName === "SUMMARY" && el.parentElement) {
+          const d = el.parentElement;
+          out[out.length - 1].expanded = d.open;
+          out[out.length - 1].menu = [...new Set([...d.querySelectorAll("[data-action]")].map(x => x.dataset.action))];
+        }
+        next += 1;
+        if (!el.matches("form")) inside.add(el);
+      } else if (!isInter && !covered) {
+        let text = "";
+        for (const n of el.childNodes) if (n.nodeType === 3) text += n.textContent;
+        text = text.replace(/\s+/g, " ").trim();
+        if (text) {
+          const r = el.getBoundingClientRect();
+          out.push({ id: null, role: roleOf(el), name: text.slice(0, 300), x: r.left + r.width / 2,
+                     y: r.top + r.height / 2, w: r.width, h: r.height,
+                     in_viewport: r.bottom > 0 && r.top < vh });
+        }
+      }
+    }
+    el = walker.nextNode();
+  }
+  return out;
+}

@@ -1,0 +1,128 @@
+"""Markdown and JSON reports of episode metrics, shaped like WebSTEP Tables 2, 9-17."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from webmdp.eval.aggregate import (
+    BREAKDOWNS,
+    SKILL_ORDER,
+    Aggregate,
+    aggregate,
+    breakdown,
+    group,
+    skill_invocation,
+)
+from webmdp.eval.metrics import EpisodeMetrics
+
+DEFINITIONS: tuple[tuple[str, str], ...] = (
+    ("Terminal SR (strict)", "verifier success: every task condition holds in the final state "
+     "(C.3)."),
+    ("Terminal SR (safe pass)", "strict success, or: no valid state-changing commit, the last "
+     "entity visited on a detail surface is the target, and every information constraint about "
+     "the target was seen (C.3 safe pass; operationalisation ours)."),
+    ("Exploration SR", "V_c = entities visited on detail surfaces before the first valid "
+     "state-changing commit (all visits if none); success iff V_c is non-empty and v_k = e* "
+     "(4.1)."),
+    ("Execution SR | Expl.", "strict terminal SR among exploration-successful episodes (4.1)."),
+    ("Coverage@commit", "COV_t = |{c in C : (entity, field) of c revealed at reset or by valid "
+     "transitions up to t}| / |C| (1 if C is empty), at the first commit step, final coverage "
+     "without a commit (C.4, eq. 2)."),
+    ("GUI steps", "agent steps in the episode (4.1)."),
+    ("Sem. steps", "valid semantic transitions that changed the state (4.1)."),
+    ("GUI/Sem.", "mean over episodes of GUI steps / max(semantic steps, 1) (4.1; per-episode "
+     "mean ours)."),
+    ("Skill invocation", "for each category k in S* (oracle), whether k is in S (the agent's "
+     "valid transitions); rate over episodes requiring k (4.2, Table 14)."),
+    ("Complexity", "hard negative count, oracle length (buckets 1-3, 4-6, 7-9, 10+: ours), "
+     "information access level (4.4, Tables 15-17)."),
+    ("Infra errors", "episodes with termination infra_error are excluded from every mean and "
+     "counted separately (ours)."),
+)
+
+DASH = "\u2013"  # en dash, as in the paper's tables
+
+
+def _pct(x: float | None) -> str:
+    return DASH if x is None else f"{100 * x:.1f}"
+
+
+def _num(x: float | None) -> str:
+    return DASH if x is None else f"{x:.1f}"
+
+
+def _table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
+    lines = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
+    lines += ["| " + " | ".join(r) + " |" for r in rows]
+    return [*lines, ""]
+
+
+def _main_row(label: str, a: Aggregate) -> list[str]:
+    return [
+        label, _pct(a.safe_pass_sr), _pct(a.terminal_sr), _pct(a.exploration_sr),
+        _pct(a.execution_sr), _pct(a.coverage_at_commit), _num(a.gui_steps),
+        _num(a.semantic_steps), _num(a.gui_semantic_ratio), str(a.episodes), str(a.infra_errors),
+    ]
+
+
+def _pivot(
+    rows: Sequence[EpisodeMetrics], by: str, cell: Callable[[Aggregate], str], first: str
+) -> list[str]:
+    """Rows agents (agent + mode), columns the groups of ``by``."""
+    cols = list(group(rows, by))
+    body = []
+    for label, agent_rows in group(rows, "agent_mode").items():
+        per = breakdown(agent_rows, by)
+        body.append([label, *(cell(per[c]) if c in per else DASH for c in cols)])
+    return _table([first, *cols], body)
+
+
+def markdown_report(rows: Sequence[EpisodeMetrics], title: str = "WebMDP evaluation") -> str:
+    """A markdown report: aggregate table, per-site tables, complexity tables, skill invocation
+    and the definitions of every metric."""
+    out = [f"# {title}", "", "## Aggregate results", ""]
+    head = ["Agent", "Terminal SR (safe pass)", "Terminal SR (strict)", "Exploration SR",
+            "Execution SR \\| Expl.", "Coverage@commit", "GUI steps", "Sem. steps", "GUI/Sem.",
+            "Episodes", "Infra errors"]
+    body = [_main_row(k, a) for k, a in breakdown(rows, "agent_mode").items()]
+    out += _table(head, [*body, _main_row("All", aggregate(rows))])
+    out += ["Rates and coverage in %; steps are means per episode.", ""]
+
+    out += ["## Per-site results", ""]
+    for name, cell in (
+        ("Terminal SR (safe pass)", lambda a: _pct(a.safe_pass_sr)),
+        ("Terminal SR (strict)", lambda a: _pct(a.terminal_sr)),
+        ("Exploration SR", lambda a: _pct(a.exploration_sr)),
+        ("Execution SR \\| Expl.", lambda a: _pct(a.execution_sr)),
+        ("Coverage@commit", lambda a: _pct(a.coverage_at_commit)),
+    ):
+        out += [f"### {name} (%) by site", "", *_pivot(rows, "site", cell, "Agent")]
+
+    out += ["## Exploration SR by task complexity", ""]
+    for name, by in (("hard negative count", "hard_negative_count"),
+                     ("oracle trajectory length", "oracle_length"),
+                     ("information access level", "access_level")):
+        out += [f"### Exploration SR (%) by {name}", "",
+                *_pivot(rows, by, lambda a: _pct(a.exploration_sr), "Agent")]
+
+    out += ["## Skill invocation rates (%)", ""]
+    skill_rows = [[k, *(_pct(v) for v in skill_invocation(g).values())]
+                  for k, g in group(rows, "agent_mode").items()]
+    out += _table(["Agent", *(s.capitalize() for s in SKILL_ORDER)], skill_rows)
+    out += [f"{DASH} = no episode requires the skill.", ""]
+
+    out += ["## Definitions", ""]
+    out += [f"- **{name}**: {text}" for name, text in DEFINITIONS]
+    return "\n".join(out) + "\n"
+
+
+def json_report(rows: Sequence[EpisodeMetrics]) -> dict[str, Any]:
+    """``{"aggregate": ..., "by_<key>": {group: aggregate}, "skills": ..., "skills_by_agent": ...}``
+    for every key of :data:`BREAKDOWNS`."""
+    out: dict[str, Any] = {"aggregate": aggregate(rows).model_dump()}
+    for by in BREAKDOWNS:
+        out[f"by_{by}"] = {k: a.model_dump() for k, a in breakdown(rows, by).items()}
+    out["skills"] = skill_invocation(rows)
+    out["skills_by_agent"] = {k: skill_invocation(g) for k, g in group(rows, "agent_mode").items()}
+    return out

@@ -1,0 +1,69 @@
+"""Run many episodes locally: semantic mode in-process, browser mode over one shared server
+and one Chromium (a fresh context per episode). Results are written as each episode ends."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from webmdp.agents.registry import make_agent
+from webmdp.env.browser import BrowserConfig, BrowserEnv
+from webmdp.env.chromium import BrowserHost
+from webmdp.env.semantic import SemanticEnv
+from webmdp.runner.episode import run_episode
+from webmdp.runner.store import RunStore
+from webmdp.server.runner import ServerHandle
+from webmdp.tasks.model import Task
+from webmdp.trace import EpisodeTrace, Mode
+
+
+@dataclass(frozen=True)
+class RunConfig:
+    """What to run and how."""
+
+    agent: str
+    mode: Mode = "semantic"
+    step_budget: int = 50
+    resume: bool = True
+    screenshots: bool = False
+    seed: int = 0
+
+
+def run_tasks(tasks: list[Task], out: Path, config: RunConfig,
+              on_episode: Callable[[EpisodeTrace | None], None] | None = None
+              ) -> list[EpisodeTrace]:
+    """Run ``config.agent`` on ``tasks``; each trace is saved the moment its episode ends.
+
+    With ``resume`` an episode whose trace already exists is skipped (``on_episode(None)``).
+    """
+    store = RunStore(out)
+    store.add_tasks(tasks)
+    agent = make_agent(config.agent, seed=config.seed)
+    todo = [t for t in tasks if not (config.resume and store.has(config.agent, config.mode, t.id))]
+    for _ in range(len(tasks) - len(todo)):
+        if on_episode:
+            on_episode(None)
+    traces: list[EpisodeTrace] = []
+
+    def done(trace: EpisodeTrace) -> None:
+        store.save(trace)
+        traces.append(trace)
+        if on_episode:
+            on_episode(trace)
+
+    if config.mode == "semantic":
+        for task in todo:
+            env = SemanticEnv(task, agent=config.agent, step_budget=config.step_budget)
+            done(run_episode(env, agent))
+        return traces
+    shots = store.episode_dir(config.agent, "browser") / "shots" if config.screenshots else None
+    bcfg = BrowserConfig(step_budget=config.step_budget, screenshot_dir=shots)
+    with ServerHandle() as server, BrowserHost(headless=bcfg.headless) as host:
+        for task in todo:
+            env = BrowserEnv(task, agent=config.agent, server=server, host=host, config=bcfg)
+            try:
+                done(run_episode(env, agent))
+            finally:
+                env.close()
+    return traces

@@ -1,0 +1,60 @@
+"""Run directory layout: tasks, one JSON trace per episode, a results table.
+
+    DIR/tasks.jsonl                                  one Task per line
+    DIR/episodes/<agent>/<mode>/<task_id>.json       EpisodeTrace
+    DIR/episodes/<agent>/<mode>/shots/               screenshots (browser mode, optional)
+    DIR/results.jsonl                                one summary row per finished episode
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+from webmdp.tasks.io import write_tasks
+from webmdp.tasks.model import Task
+from webmdp.trace import EpisodeTrace
+
+
+class RunStore:
+    def __init__(self, root: Path):
+        self.root = Path(root)
+        self.root.mkdir(parents=True, exist_ok=True)
+
+    def episode_dir(self, agent: str, mode: str) -> Path:
+        d = self.root / "episodes" / agent / mode
+        d.mkdir(parents=True, exist_ok=True)
+        return d
+
+    def trace_path(self, agent: str, mode: str, task_id: str) -> Path:
+        return self.episode_dir(agent, mode) / f"{task_id}.json"
+
+    def has(self, agent: str, mode: str, task_id: str) -> bool:
+        return self.trace_path(agent, mode, task_id).is_file()
+
+    def add_tasks(self, tasks: list[Task]) -> None:
+        """Merge ``tasks`` into DIR/tasks.jsonl (by id; existing lines are kept)."""
+        path = self.root / "tasks.jsonl"
+        known: dict[str, Task] = {}
+        if path.is_file():
+            from webmdp.tasks.io import read_tasks
+
+            known = {t.id: t for t in read_tasks(path)}
+        for t in tasks:
+            known.setdefault(t.id, t)
+        write_tasks(path, list(known.values()))
+
+    def save(self, trace: EpisodeTrace) -> Path:
+        """Write the trace atomically, then append its summary row."""
+        path = self.trace_path(trace.agent, trace.mode, trace.task_id)
+        tmp = path.with_suffix(".json.tmp")
+        tmp.write_text(trace.model_dump_json(indent=1))
+        os.replace(tmp, path)
+        row = {"task_id": trace.task_id, "site": trace.site, "template": trace.template,
+               "agent": trace.agent, "mode": trace.mode, "success": trace.success,
+               "termination": trace.termination, "gui_steps": len(trace.steps),
+               "infra_error": trace.infra_error, "trace": str(path.relative_to(self.root))}
+        with (self.root / "results.jsonl").open("a") as fh:
+            fh.write(json.dumps(row) + "\n")
+        return path

@@ -1,0 +1,116 @@
+"""GUI validation of a site (WebSTEP E.1, levels 1-3).
+
+1. MDP: the conformance checker and every oracle replayed through the transition function.
+2. GUI interaction: on every page the oracle sees, each bound element in the viewport is hit
+   by a click at its centre (no occlusion) and no native ``<select>`` is used.
+3. GUI trajectory replay: every oracle, executed by clicking and typing in Chromium, yields the
+   same semantic trace as the MDP replay (action, parameters, resulting state), every action
+   changes the state, and the final state passes the verifier.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from webmdp.agents.builtin import OracleAgent
+from webmdp.core.check import check_site
+from webmdp.env.browser import BrowserConfig, BrowserEnv
+from webmdp.env.chromium import BrowserHost
+from webmdp.env.semantic import SemanticEnv
+from webmdp.errors import InfrastructureError
+from webmdp.runner.episode import run_episode
+from webmdp.server.runner import ServerHandle
+from webmdp.sites import get_site
+from webmdp.tasks.model import Task
+from webmdp.trace import EpisodeTrace
+
+_OCCLUSION_JS = """() => {
+  const bad = [];
+  for (const el of document.querySelectorAll('#app [data-action]')) {
+    if (el.matches('form')) continue;
+    const r = el.getBoundingClientRect();
+    if (r.width === 0 || r.height === 0 || r.bottom < 0 || r.top > innerHeight) continue;
+    const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    if (!hit || !(hit === el || el.contains(hit) || hit.closest('[data-action]') === el))
+      bad.push(el.dataset.testid);
+  }
+  return {occluded: bad, selects: document.querySelectorAll('select').length};
+}"""
+
+
+@dataclass
+class ValidationReport:
+    site: str
+    tasks: int = 0
+    level1: list[str] = field(default_factory=list)
+    level2: list[str] = field(default_factory=list)
+    level3: list[str] = field(default_factory=list)
+    pages_checked: int = 0
+
+    @property
+    def ok(self) -> bool:
+        return not (self.level1 or self.level2 or self.level3)
+
+
+def semantic_signature(trace: EpisodeTrace) -> list[tuple[str, str, str]]:
+    return [(t.action, repr(sorted(t.params.items())), t.state_key) for t in trace.transitions()]
+
+
+class _CheckingOracle(OracleAgent):
+    """The oracle, plus a level-2 check on every page it observes."""
+
+    def __init__(self, env_ref: Callable[[], BrowserEnv], report: ValidationReport):
+        super().__init__()
+        self._env, self._report = env_ref, report
+
+    def act(self, obs):  # type: ignore[no-untyped-def]
+        page = self._env().page
+        res = page.evaluate(_OCCLUSION_JS)
+        self._report.pages_checked += 1
+        for tid in res["occluded"]:
+            self._report.level2.append(f"{page.url}: element {tid} is occluded")
+        if res["selects"]:
+            self._report.level2.append(f"{page.url}: uses a native <select>")
+        return super().act(obs)
+
+
+def validate_site(site_name: str, tasks: list[Task],
+                  on_task: Callable[[Task], None] | None = None) -> ValidationReport:
+    site = get_site(site_name)
+    rep = ValidationReport(site_name, tasks=len(tasks))
+    rep.level1 = check_site(site).problems
+    with ServerHandle() as server, BrowserHost() as host:
+        for task in tasks:
+            sem_env = SemanticEnv(task, agent="oracle")
+            expected = run_episode(sem_env, OracleAgent())
+            if not expected.success:
+                rep.level1.append(f"{task.id}: MDP oracle replay fails the verifier")
+            env = BrowserEnv(task, agent="oracle", server=server, host=host,
+                             config=BrowserConfig(observation="axtree"))
+            try:
+                got = run_episode(env, _CheckingOracle(lambda e=env: e, rep))
+            except InfrastructureError as exc:
+                rep.level3.append(f"{task.id}: infrastructure error {exc}")
+                continue
+            finally:
+                env.close()
+            _compare(task, expected, got, rep)
+            if on_task:
+                on_task(task)
+    rep.level2 = list(dict.fromkeys(rep.level2))
+    return rep
+
+
+def _compare(task: Task, expected: EpisodeTrace, got: EpisodeTrace, rep: ValidationReport) -> None:
+    if got.infra_error:
+        rep.level3.append(f"{task.id}: {got.infra_error}")
+        return
+    if semantic_signature(got) != semantic_signature(expected):
+        rep.level3.append(f"{task.id}: GUI semantic trace differs from the MDP replay: "
+                          f"{[t.action for t in got.transitions()]}")
+    unchanged = [t.action for t in got.transitions() if not t.changed or t.error]
+    if unchanged:
+        rep.level3.append(f"{task.id}: actions without a state change: {unchanged}")
+    if not got.success:
+        rep.level3.append(f"{task.id}: GUI replay fails the verifier {got.verifier}")

@@ -1,0 +1,69 @@
+"""Start the app with uvicorn on a free loopback port in a background thread."""
+
+from __future__ import annotations
+
+import secrets
+import socket
+import threading
+import time
+from typing import Any
+
+import httpx
+import uvicorn
+
+from webmdp.errors import ServerError
+from webmdp.server.app import create_app
+
+LOOPBACK = "127.0.0.1"
+
+
+class ServerHandle:
+    """A running webmdp server: ``url``, control ``token`` and a control-API client."""
+
+    def __init__(self, *, host: str = LOOPBACK, port: int = 0):
+        if host not in ("127.0.0.1", "localhost", "::1"):
+            raise ServerError(f"refusing to bind {host}: the server binds loopback only")
+        self.token = secrets.token_urlsafe(24)
+        self.app = create_app(self.token)
+        self._sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        self._sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self._sock.bind((LOOPBACK, port))
+        self.port = self._sock.getsockname()[1]
+        self.url = f"http://{LOOPBACK}:{self.port}"
+        config = uvicorn.Config(self.app, log_level="warning", access_log=False, lifespan="off")
+        self._server = uvicorn.Server(config)
+        self._thread = threading.Thread(target=self._server.run,
+                                        kwargs={"sockets": [self._sock]}, daemon=True)
+        self.client = httpx.Client(base_url=self.url, headers={"X-WebMDP-Token": self.token},
+                                   timeout=30.0)
+
+    def start(self) -> ServerHandle:
+        self._thread.start()
+        deadline = time.monotonic() + 15
+        while not self._server.started:
+            if not self._thread.is_alive() or time.monotonic() > deadline:
+                raise ServerError("webmdp server failed to start")
+            time.sleep(0.01)
+        return self
+
+    def control(self, method: str, path: str, **kw: Any) -> dict:
+        """Call the control API; raises :class:`ServerError` on failure."""
+        try:
+            r = self.client.request(method, path, **kw)
+        except httpx.HTTPError as exc:
+            raise ServerError(f"control API unreachable: {exc}") from exc
+        if r.status_code >= 400:
+            raise ServerError(f"control API {method} {path}: {r.status_code} {r.text}")
+        return r.json()
+
+    def stop(self) -> None:
+        self._server.should_exit = True
+        self._thread.join(timeout=10)
+        self.client.close()
+        self._sock.close()
+
+    def __enter__(self) -> ServerHandle:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()

@@ -1,0 +1,56 @@
+"""Per-episode sessions: each holds its own MDP state, so many episodes share one server."""
+
+from __future__ import annotations
+
+import secrets
+import threading
+from dataclasses import dataclass, field
+
+from webmdp.core.model import World
+from webmdp.core.spec import Action
+from webmdp.errors import ConfigError
+from webmdp.sites import get_site
+from webmdp.trace import SemanticTransition
+from webmdp.tracking import Tracker
+
+
+@dataclass
+class Session:
+    id: str
+    site_name: str
+    tracker: Tracker
+    version: int = 0
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def apply(self, action: Action) -> SemanticTransition:
+        with self.lock:
+            rec = self.tracker.apply(action)
+            self.version += 1
+            return rec
+
+
+class SessionStore:
+    """Sessions by id; ids are unguessable so one episode's page cannot reach another's."""
+
+    def __init__(self) -> None:
+        self._sessions: dict[str, Session] = {}
+        self._lock = threading.Lock()
+
+    def create(self, site_name: str, world: dict) -> Session:
+        site = get_site(site_name)
+        if world.get("site") != site_name:
+            raise ConfigError(f"world is for site {world.get('site')!r}, not {site_name!r}")
+        sess = Session(secrets.token_hex(8), site_name, Tracker(site, World.from_dict(world)))
+        with self._lock:
+            self._sessions[sess.id] = sess
+        return sess
+
+    def get(self, sid: str) -> Session | None:
+        return self._sessions.get(sid)
+
+    def drop(self, sid: str) -> None:
+        with self._lock:
+            self._sessions.pop(sid, None)
+
+    def __len__(self) -> int:
+        return len(self._sessions)

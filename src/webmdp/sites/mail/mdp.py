@@ -1,0 +1,263 @@
+"""Mail transition function (pure): list navigation, thread inspection, email management."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from webmdp.core.model import World
+from webmdp.core.spec import Action
+from webmdp.errors import InvalidAction
+from webmdp.sites.mail import catalog as C
+from webmdp.sites.mail.compose import COMPOSE_HANDLERS, MODAL_ACTIONS
+from webmdp.sites.mail.listing import pages, visible_ids
+from webmdp.sites.mail.state import MailState as S
+
+Handler = Callable[[S, dict[str, Any], World], S]
+LIST, VIEW, COMPOSE = "ThreadList", "ThreadView", "ComposeModal"
+_MOVES = {"Archive": ("archive", "Conversation archived."),
+          "Delete": ("trash", "Conversation moved to Trash."),
+          "ReportSpam": ("spam", "Conversation reported as spam."),
+          "MoveToInbox": ("inbox", "Conversation moved to Inbox.")}
+
+
+def need(cond: bool, message: str) -> None:
+    if not cond:
+        raise InvalidAction(message)
+
+
+def move(s: S, ids: Iterable[str], folder: str) -> S:
+    """Put threads in exactly one folder (sent threads leave Sent when moved)."""
+    ids = frozenset(ids)
+    sets = {"archived": s.archived - ids, "trashed": s.trashed - ids, "spammed": s.spammed - ids,
+            "sent_box": s.sent_box - ids}
+    key = {"archive": "archived", "trash": "trashed", "spam": "spammed", "sent": "sent_box"}
+    if folder in key:
+        sets[key[folder]] = sets[key[folder]] | ids
+    return s.replace(**sets)
+
+
+def set_labels(s: S, tid: str, labels: Iterable[str]) -> S:
+    rest = tuple(p for p in s.labels if p[0] != tid)
+    new = tuple(sorted(set(labels)))
+    return s.replace(labels=tuple(sorted((*rest, (tid, new)) if new else rest)))
+
+
+def _to_list(s: S, world: World, **changes: Any) -> S:
+    """Back to the list (page clamped, since the list may have shrunk)."""
+    s = s.replace(surface=LIST, focus=None, expanded=(), **changes)
+    last = pages(world, s)
+    return s.replace(page=last) if s.page > last else s
+
+
+def _new_view(s: S, **changes: Any) -> S:
+    base = {"surface": LIST, "focus": None, "expanded": (), "page": 1, "selected": frozenset()}
+    return s.replace(**{**base, **changes})
+
+
+def _target(s: S, tid: str, world: World, action: str) -> str:
+    """A thread-id action applies to a visible row (list) or the open thread (view)."""
+    if s.surface == VIEW:
+        need(tid == s.focus, f"{action}: {tid} is not the open thread")
+    else:
+        need(tid in visible_ids(world, s), f"{action}: {tid} is not on this page")
+    return tid
+
+
+# -- navigation, search, filters --------------------------------------------------------------
+def _switch_folder(s: S, p: dict, w: World) -> S:
+    need(p["folder"] in C.FOLDERS, f"SwitchFolder: unknown folder {p['folder']!r}")
+    return _new_view(s, folder=p["folder"], label="", query="", filters=())
+
+
+def _open_label(s: S, p: dict, w: World) -> S:
+    need(p["label"] in C.LABELS, f"OpenLabel: unknown label {p['label']!r}")
+    return _new_view(s, label=p["label"], query="", filters=())
+
+
+def _search(s: S, p: dict, w: World) -> S:
+    q = " ".join(str(p["query"]).split())
+    need(bool(q), "SearchEmails: empty query")
+    return _new_view(s, query=q, label="")
+
+
+def _clear_search(s: S, p: dict, w: World) -> S:
+    need(bool(s.query), "ClearSearch: no active search")
+    return _new_view(s, query="")
+
+
+def _apply_filter(s: S, p: dict, w: World) -> S:
+    need(s.surface == LIST, "ApplyFilter: only on the thread list")
+    need(p["filter"] not in s.filters, f"ApplyFilter: {p['filter']} is already on")
+    return _new_view(s, filters=tuple(sorted((*s.filters, p["filter"]))))
+
+
+def _remove_filter(s: S, p: dict, w: World) -> S:
+    need(s.surface == LIST and p["filter"] in s.filters, f"RemoveFilter: {p['filter']} is off")
+    return _new_view(s, filters=tuple(f for f in s.filters if f != p["filter"]))
+
+
+def _clear_filters(s: S, p: dict, w: World) -> S:
+    need(s.surface == LIST and bool(s.filters), "ClearFilters: no filter is active")
+    return _new_view(s, filters=())
+
+
+def _page(step: int) -> Handler:
+    def go(s: S, p: dict, w: World) -> S:
+        need(s.surface == LIST, "paging: only on the thread list")
+        need(1 <= s.page + step <= pages(w, s), "no such page")
+        return s.replace(page=s.page + step, selected=frozenset())
+    return go
+
+
+# -- thread inspection ------------------------------------------------------------------------
+def _open(s: S, p: dict, w: World) -> S:
+    tid = p["thread_id"]
+    need(s.surface == LIST, "OpenThread: not on the thread list")
+    need(tid in visible_ids(w, s), f"OpenThread: {tid} is not on this page")
+    return s.replace(surface=VIEW, focus=tid, expanded=(), unread=s.unread - {tid})
+
+
+def _close(s: S, p: dict, w: World) -> S:
+    need(s.surface == VIEW, "CloseThread: no thread is open")
+    return _to_list(s, w)
+
+
+def _earlier(s: S, w: World) -> int:
+    need(s.surface == VIEW and s.focus is not None, "no thread is open")
+    return len(w.entities[s.focus or ""]["messages"])
+
+
+def _expand(s: S, p: dict, w: World) -> S:
+    i = p["index"]
+    need(0 <= i < _earlier(s, w) and i not in s.expanded, f"ExpandMessage: no collapsed #{i}")
+    return s.replace(expanded=tuple(sorted((*s.expanded, i))))
+
+
+def _collapse(s: S, p: dict, w: World) -> S:
+    i = p["index"]
+    need(_earlier(s, w) > 0 and i in s.expanded, f"CollapseMessage: #{i} is not expanded")
+    return s.replace(expanded=tuple(x for x in s.expanded if x != i))
+
+
+def _expand_all(s: S, p: dict, w: World) -> S:
+    n = _earlier(s, w)
+    need(len(s.expanded) < n, "ExpandAll: every message is expanded")
+    return s.replace(expanded=tuple(range(n)))
+
+
+def _collapse_all(s: S, p: dict, w: World) -> S:
+    need(_earlier(s, w) > 0 and bool(s.expanded), "CollapseAll: nothing is expanded")
+    return s.replace(expanded=())
+
+
+# -- email management -------------------------------------------------------------------------
+def _star(on: bool) -> Handler:
+    def go(s: S, p: dict, w: World) -> S:
+        tid = _target(s, p["thread_id"], w, "Star" if on else "Unstar")
+        need((tid in s.starred) != on, f"{tid} is {'already' if on else 'not'} starred")
+        return s.replace(starred=s.starred | {tid} if on else s.starred - {tid})
+    return go
+
+
+def _read(read: bool) -> Handler:
+    def go(s: S, p: dict, w: World) -> S:
+        tid = _target(s, p["thread_id"], w, "MarkRead" if read else "MarkUnread")
+        need((tid in s.unread) == read, f"{tid} is already {'read' if read else 'unread'}")
+        s = s.replace(unread=s.unread - {tid} if read else s.unread | {tid})
+        return _to_list(s, w) if s.surface == VIEW else s
+    return go
+
+
+def _mover(name: str) -> Handler:
+    folder, notice = _MOVES[name]
+
+    def go(s: S, p: dict, w: World) -> S:
+        tid = _target(s, p["thread_id"], w, name)
+        need(s.folder_of(tid) != folder, f"{name}: {tid} is already in {folder}")
+        return _to_list(move(s, (tid,), folder), w, notice=notice)
+    return go
+
+
+def _label(add: bool) -> Handler:
+    def go(s: S, p: dict, w: World) -> S:
+        need(s.surface == VIEW, "labels are edited on the open thread")
+        tid, label = _target(s, p["thread_id"], w, "label"), p["label"]
+        need(label in C.LABELS, f"unknown label {label!r}")
+        have = s.labels_of(tid)
+        need((label in have) != add, f"{tid} {'already has' if add else 'lacks'} {label!r}")
+        return set_labels(s, tid, (*have, label) if add else [x for x in have if x != label])
+    return go
+
+
+# -- selection and bulk actions ---------------------------------------------------------------
+def _select(on: bool) -> Handler:
+    def go(s: S, p: dict, w: World) -> S:
+        need(s.surface == LIST, "selection: only on the thread list")
+        tid = _target(s, p["thread_id"], w, "select")
+        need((tid in s.selected) != on, f"{tid} is {'already' if on else 'not'} selected")
+        return s.replace(selected=s.selected | {tid} if on else s.selected - {tid})
+    return go
+
+
+def _select_all(s: S, p: dict, w: World) -> S:
+    need(s.surface == LIST, "SelectAll: only on the thread list")
+    ids = frozenset(visible_ids(w, s))
+    need(not ids <= s.selected, "SelectAll: every thread is selected")
+    return s.replace(selected=s.selected | ids)
+
+
+def _clear_selection(s: S, p: dict, w: World) -> S:
+    need(s.surface == LIST and bool(s.selected), "ClearSelection: nothing is selected")
+    return s.replace(selected=frozenset())
+
+
+def _bulk(name: str) -> Handler:
+    def go(s: S, p: dict, w: World) -> S:
+        need(s.surface == LIST and bool(s.selected), f"{name}: select threads first")
+        ids, n = s.selected, len(s.selected)
+        s = s.replace(selected=frozenset())
+        if name in ("BulkArchive", "BulkDelete"):
+            folder = "archive" if name == "BulkArchive" else "trash"
+            return _to_list(move(s, ids, folder), w, notice=f"{n} conversation(s) moved.")
+        if name == "BulkMarkRead":
+            return s.replace(unread=s.unread - ids)
+        if name == "BulkMarkUnread":
+            return s.replace(unread=s.unread | ids)
+        if name == "BulkStar":
+            return s.replace(starred=s.starred | ids)
+        label = p["label"]
+        need(label in C.LABELS, f"unknown label {label!r}")
+        for tid in sorted(ids):
+            s = set_labels(s, tid, (*s.labels_of(tid), label))
+        return _to_list(s, w, notice=f"Label '{label}' applied to {n} conversation(s).")
+    return go
+
+
+HANDLERS: dict[str, Handler] = {
+    "SwitchFolder": _switch_folder, "OpenLabel": _open_label, "SearchEmails": _search,
+    "ClearSearch": _clear_search, "ApplyFilter": _apply_filter, "RemoveFilter": _remove_filter,
+    "ClearFilters": _clear_filters, "NextPage": _page(1), "PrevPage": _page(-1),
+    "OpenThread": _open, "CloseThread": _close, "ExpandMessage": _expand,
+    "CollapseMessage": _collapse, "ExpandAll": _expand_all, "CollapseAll": _collapse_all,
+    "Star": _star(True), "Unstar": _star(False), "MarkRead": _read(True),
+    "MarkUnread": _read(False), "AddLabel": _label(True), "RemoveLabel": _label(False),
+    "SelectThread": _select(True), "DeselectThread": _select(False), "SelectAll": _select_all,
+    "ClearSelection": _clear_selection,
+    **{name: _mover(name) for name in _MOVES},
+    **{name: _bulk(name) for name in ("BulkArchive", "BulkDelete", "BulkMarkRead",
+                                      "BulkMarkUnread", "BulkStar", "BulkLabel")},
+}
+
+
+def transition(s: S, a: Action, world: World) -> S:
+    """``T(s, a)``: dispatch on the action name; the compose window blocks everything else."""
+    if s.surface == COMPOSE:
+        need(a.name in MODAL_ACTIONS, f"{a.name}: finish or discard the open draft first")
+    handler = COMPOSE_HANDLERS.get(a.name) or HANDLERS.get(a.name)
+    if handler is None:
+        raise InvalidAction(f"unknown action {a.name!r}")
+    new = handler(s, a.params, world)
+    if s.notice and new.notice == s.notice:
+        new = new.replace(notice="")
+    return new

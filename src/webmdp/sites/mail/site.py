@@ -1,0 +1,134 @@
+"""The Mail site: a Gmail-like webmail client (WebSTEP Tables 4, 5, 7; template Table 18)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from webmdp.core.model import Observation, State, World, WorldSpec
+from webmdp.core.site import Site
+from webmdp.core.spec import (
+    Action,
+    ActionSpec,
+    ParamSpec,
+    SkillCategory,
+    SurfaceKind,
+    SurfaceSpec,
+    VisibilitySpec,
+)
+from webmdp.sites.mail import catalog as C
+from webmdp.sites.mail import mdp, observe
+from webmdp.sites.mail.state import MailState
+from webmdp.sites.mail.world import CARD_FIELDS, DETAIL_FIELDS, generate_world
+from webmdp.tasks.template import TaskTemplate
+
+N, SE, F, I, CO = (SkillCategory.NAVIGATE, SkillCategory.SEARCH, SkillCategory.FILTER,
+                   SkillCategory.INSPECT, SkillCategory.COMMIT)
+TID = ParamSpec("thread_id", "entity")
+LABEL = ParamSpec("label", "choice", C.LABELS)
+ADDR_TEXT = ParamSpec("address", "str", text=True)
+ADDR = ParamSpec("address", "str")
+IDX = ParamSpec("index", "int")
+
+
+def _a(name: str, skill: str, cat: SkillCategory, *params: ParamSpec, doc: str = "") -> ActionSpec:
+    return ActionSpec(name, skill, cat, tuple(params), changes_state=cat is CO, description=doc)
+
+
+def _each(names: str, skill: str, cat: SkillCategory, *params: ParamSpec) -> list[ActionSpec]:
+    return [_a(n, skill, cat, *params) for n in names.split()]
+
+
+ACTIONS: tuple[ActionSpec, ...] = (
+    _a("SwitchFolder", "folder_navigation", N, ParamSpec("folder", "choice", C.FOLDERS),
+       doc="open a sidebar folder"),
+    _a("OpenLabel", "folder_navigation", N, LABEL, doc="show threads with a label"),
+    _a("NextPage", "pagination", N), _a("PrevPage", "pagination", N),
+    _a("CloseThread", "backtrack_navigation", N, doc="back from a thread to the list"),
+    _a("SearchEmails", "search_refinement", SE, ParamSpec("query", "str", text=True),
+       doc="search all mail (words, from:, has:attachment, is:unread, label:)"),
+    _a("ClearSearch", "search_refinement", SE),
+    _a("ApplyFilter", "filter_application", F, ParamSpec("filter", "choice", C.FILTERS)),
+    _a("RemoveFilter", "filter_application", F, ParamSpec("filter", "choice", C.FILTERS)),
+    _a("ClearFilters", "filter_application", F),
+    _a("OpenThread", "thread_inspection", I, TID),
+    *_each("ExpandMessage CollapseMessage", "message_expansion", I, IDX),
+    *_each("ExpandAll CollapseAll", "message_expansion", I),
+    *_each("Star Unstar Archive Delete ReportSpam MoveToInbox MarkRead MarkUnread",
+           "email_management", CO, TID),
+    *_each("AddLabel RemoveLabel", "email_management", CO, TID, LABEL),
+    *_each("SelectThread DeselectThread", "bulk_management", CO, TID),
+    *_each("SelectAll ClearSelection BulkArchive BulkDelete BulkMarkRead BulkMarkUnread BulkStar",
+           "bulk_management", CO),
+    _a("BulkLabel", "bulk_management", CO, LABEL),
+    *_each("Compose Reply ReplyAll Forward DiscardDraft", "compose_setup", CO),
+    *_each("AddRecipient AddCc", "compose_field_entry", CO, ADDR_TEXT),
+    *_each("RemoveRecipient RemoveCc", "compose_field_entry", CO, ADDR),
+    _a("SetSubject", "compose_field_entry", CO, ParamSpec("subject", "str", text=True)),
+    _a("SetBody", "compose_field_entry", CO, ParamSpec("body", "str", text=True)),
+    _a("Send", "send_commit", CO, doc="send the open draft"),
+)
+
+
+class MailSite(Site):
+    name = "mail"
+    title = "Mailbox"
+    entity_prefix = "THR"
+    surfaces = (
+        SurfaceSpec("ThreadList", SurfaceKind.CARD, "folder / label / search listing with "
+                    "filters, bulk toolbar and paging; star from a row"),
+        SurfaceSpec("ThreadView", SurfaceKind.DETAIL, "one conversation: headers, messages, "
+                    "attachments; star, archive, label, reply, forward"),
+        SurfaceSpec("ComposeModal", SurfaceKind.COMMIT, "new message / reply / forward window"),
+    )
+    actions = ACTIONS
+    visibility = VisibilitySpec(
+        card_fields=CARD_FIELDS,
+        detail_fields=DETAIL_FIELDS,
+        surface_fields={
+            "ThreadList": frozenset(CARD_FIELDS),
+            "ThreadView": frozenset(CARD_FIELDS + DETAIL_FIELDS),
+            "ComposeModal": frozenset(observe.COMPOSE_FIELDS),
+        },
+    )
+
+    @property
+    def templates(self) -> Mapping[str, TaskTemplate]:
+        from webmdp.sites.mail.templates import TEMPLATES
+
+        return TEMPLATES
+
+    def generate_world(self, spec: WorldSpec, rng: random.Random) -> World:
+        return generate_world(spec, rng)
+
+    def initial_state(self, world: World) -> State:
+        ents = world.entities.values()
+
+        def having(folder: str) -> frozenset[str]:
+            return frozenset(e["id"] for e in ents if e["folder"] == folder)
+
+        return MailState(
+            surface="ThreadList", ids=tuple(world.entities),
+            starred=frozenset(e["id"] for e in ents if e["starred"]),
+            unread=frozenset(e["id"] for e in ents if not e["read"]),
+            archived=having("archive"), trashed=having("trash"), spammed=having("spam"),
+            sent_box=having("sent"),
+            labels=tuple((e["id"], tuple(sorted(e["labels"]))) for e in ents if e["labels"]),
+        )
+
+    def transition(self, state: State, action: Action, world: World) -> State:
+        assert isinstance(state, MailState)
+        return mdp.transition(state, action, world)
+
+    def observe(self, state: State, world: World) -> Observation:
+        assert isinstance(state, MailState)
+        return observe.observe(state, world)
+
+    def browser_back(self, state: State) -> Action | None:
+        assert isinstance(state, MailState)
+        return Action("CloseThread") if state.surface == "ThreadView" else None
+
+    def facts(self, state: State) -> dict[str, Any]:
+        assert isinstance(state, MailState)
+        return observe.facts(state)

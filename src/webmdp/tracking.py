@@ -1,0 +1,59 @@
+"""Apply a semantic action and record it as a :class:`SemanticTransition`.
+
+Shared by the server (browser mode) and :class:`SemanticEnv`, so both modes produce the same
+semantic trace for the same actions.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+from webmdp.core.model import State, World
+from webmdp.core.site import Site
+from webmdp.core.spec import Action
+from webmdp.errors import InvalidAction
+from webmdp.trace import SemanticTransition
+
+
+def state_key(state: State) -> str:
+    """Stable digest of a state (identical across processes) for aligning traces."""
+    return hashlib.blake2b(repr(state).encode(), digest_size=8).hexdigest()
+
+
+class Tracker:
+    """Holds one episode's semantic state and the (entity, field) pairs seen so far."""
+
+    def __init__(self, site: Site, world: World):
+        self.site = site
+        self.world = world
+        self.state = site.initial_state(world)
+        self.initial_revealed = sorted(site.observe(self.state, world).revealed())
+        self.seen: set[tuple[str, str]] = set(self.initial_revealed)
+        self.transitions: list[SemanticTransition] = []
+
+    def apply(self, action: Action) -> SemanticTransition:
+        """Apply ``action``; an invalid one is recorded with its error and changes nothing."""
+        before = self.state
+        try:
+            spec = self.site.action_spec(action.name)
+            after = self.site.step(before, action, self.world)
+        except InvalidAction as exc:
+            rec = SemanticTransition(
+                action=action.name, params=dict(action.params),
+                surface_before=before.surface, surface_after=before.surface,
+                focus_after=before.focus, changed=False, state_key=state_key(before),
+                error=str(exc),
+            )
+            self.transitions.append(rec)
+            return rec
+        new = self.site.observe(after, self.world).revealed() - self.seen
+        self.seen |= new
+        self.state = after
+        rec = SemanticTransition(
+            action=action.name, params=dict(action.params), skill=spec.skill,
+            category=spec.category.value, surface_before=before.surface,
+            surface_after=after.surface, focus_after=after.focus, changed=after != before,
+            changes_state=spec.changes_state, revealed=sorted(new), state_key=state_key(after),
+        )
+        self.transitions.append(rec)
+        return rec
