@@ -56,7 +56,9 @@ def _chrome(world: World, s: S) -> dict[str, Any]:
     """Context every surface needs for the top bar and sidebar."""
     return {"folder": s.folder, "label": s.label, "query": s.query, "title": _title(s),
             "counts": folder_counts(world, s), "notice": s.notice,
-            "user_name": C.USER_NAME, "user_email": C.USER_EMAIL}
+            "user_name": C.USER_NAME, "user_email": C.USER_EMAIL,
+            "_folders": list(C.FOLDER_TITLES.items()), "_labels": C.LABEL_COLORS,
+            "_filters": list(C.FILTER_TITLES.items())}
 
 
 def _list_context(world: World, s: S) -> dict[str, Any]:

@@ -1,0 +1,81 @@
+"""Semantic-MDP throughput and task generation time.
+
+Prints absolute figures and ratios against baselines measured in the same run:
+- transitions/s of ``site.step`` on one core vs. a bare ``dataclasses.replace`` loop;
+- generating and oracle-verifying every task vs. the issue's 5 s target.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+
+from webmdp.core import World
+from webmdp.sites import get_site, site_names
+from webmdp.tasks import generate_site_tasks
+
+TARGET_TPS = 20_000
+TARGET_GEN_S = 5.0
+
+
+def _timeit(fn, min_s: float = 1.0) -> tuple[int, float]:  # type: ignore[no-untyped-def]
+    n, t0 = 0, time.perf_counter()
+    while time.perf_counter() - t0 < min_s:
+        n += fn()
+    return n, time.perf_counter() - t0
+
+
+def bench_transitions() -> dict[str, float]:
+    out: dict[str, float] = {}
+    for name in site_names():
+        site = get_site(name)
+        tasks = generate_site_tasks(site)[::6]
+        runs = [(World.from_dict(t.world), t.oracle_actions()) for t in tasks]
+
+        def replay_all() -> int:
+            k = 0
+            for world, actions in runs:
+                s = site.initial_state(world)
+                for a in actions:
+                    s = site.step(s, a, world)
+                    k += 1
+            return k
+
+        replay_all()  # warm caches as a long episode would
+        n, dt = _timeit(replay_all)
+        out[name] = n / dt
+    state = get_site("shopping").initial_state(World("shopping", {}))
+
+    def baseline() -> int:
+        s = state
+        for i in range(1000):
+            s = dataclasses.replace(s, page=i)
+        return 1000
+
+    n, dt = _timeit(baseline)
+    out["baseline_replace"] = n / dt
+    return out
+
+
+def bench_generation() -> dict[str, float]:
+    t0 = time.perf_counter()
+    count = sum(len(generate_site_tasks(get_site(n))) for n in site_names())
+    dt = time.perf_counter() - t0
+    return {"tasks": count, "seconds": dt}
+
+
+def main() -> None:
+    tps = bench_transitions()
+    base = tps.pop("baseline_replace")
+    print("## Semantic transitions per second (one core)")
+    for name, v in tps.items():
+        print(f"  {name:10s} {v:12,.0f}/s   {v / base:5.2f}x of a bare dataclasses.replace loop "
+              f"({base:,.0f}/s)   target {TARGET_TPS:,}/s -> {'met' if v >= TARGET_TPS else 'MISSED'}")
+    gen = bench_generation()
+    print("## Generate + oracle-verify every task")
+    print(f"  {gen['tasks']:.0f} tasks in {gen['seconds']:.2f} s   "
+          f"{gen['seconds'] / TARGET_GEN_S:.2f}x of the {TARGET_GEN_S:.0f} s target")
+
+
+if __name__ == "__main__":
+    main()

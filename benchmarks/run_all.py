@@ -1,0 +1,17 @@
+"""Run every benchmark: `python benchmarks/run_all.py [validate-limit]`."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+import bench_browser  # noqa: E402
+import bench_mdp  # noqa: E402
+import bench_validate  # noqa: E402
+
+if __name__ == "__main__":
+    bench_mdp.main()
+    bench_browser.main()
+    bench_validate.main(int(sys.argv[1]) if len(sys.argv) > 1 else None)

@@ -1,0 +1,94 @@
+"""The `webmdp` command: bad input gives one-line errors naming valid choices; runs and reports."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from webmdp.cli.main import app
+
+runner = CliRunner()
+
+
+def _run(*args: str):  # type: ignore[no-untyped-def]
+    return runner.invoke(app, list(args))
+
+
+@pytest.mark.parametrize("args,needle", [
+    (("run", "--site", "nope"), "unknown site 'nope'; valid choices: mail, shopping"),
+    (("run", "--agent", "nope"), "unknown agent 'nope'; valid choices: greedy, oracle, random"),
+    (("run", "--mode", "vr"), "unknown mode 'vr'; valid choices: browser, semantic"),
+    (("run", "--template", "nope"), "unknown template 'nope'; valid choices: cart_add_two"),
+    (("tasks", "show", "shopping_9999"), "unknown task id 'shopping_9999'"),
+    (("tasks", "list", "--site", "nope"), "unknown site 'nope'"),
+    (("validate", "--site", "nope"), "unknown site 'nope'"),
+])
+def test_bad_input_is_one_line_naming_choices(args, needle) -> None:  # type: ignore[no-untyped-def]
+    res = _run(*args)
+    assert res.exit_code == 2, res.output
+    assert needle in res.output
+    assert "Traceback" not in res.output
+
+
+def test_malformed_task_file_names_file_line_field(tmp_path: Path) -> None:
+    p = tmp_path / "tasks.jsonl"
+    good = _run("tasks", "show", "shopping_0001")
+    data = json.loads(good.stdout)
+    data.pop("target")
+    p.write_text(json.dumps(data) + "\n")
+    res = _run("run", "--tasks", str(p), "--site", "shopping")
+    assert res.exit_code == 2
+    assert f"{p}:1: field 'target'" in res.output
+
+
+def test_generate_is_deterministic(tmp_path: Path) -> None:
+    a, b = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    assert _run("tasks", "generate", "--site", "shopping", "--limit", "12", "--out", str(a)
+                ).exit_code == 0
+    assert _run("tasks", "generate", "--site", "shopping", "--limit", "12", "--out", str(b)
+                ).exit_code == 0
+    assert a.read_bytes() == b.read_bytes()
+    assert len(a.read_text().splitlines()) == 12
+
+
+def test_tasks_list_and_show() -> None:
+    res = _run("tasks", "list", "--site", "shopping", "--limit", "3")
+    assert res.exit_code == 0 and "shopping_0002" in res.stdout
+    shown = json.loads(_run("tasks", "show", "shopping_0002").stdout)
+    assert shown["id"] == "shopping_0002" and "world" not in shown
+
+
+def test_run_then_report_json_and_markdown(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    for agent in ("oracle", "greedy"):
+        res = _run("run", "--site", "shopping", "--agent", agent, "--mode", "semantic",
+                   "--limit", "16", "--out", str(out))
+        assert res.exit_code == 0, res.output
+    rep = json.loads(_run("report", str(out), "--json").stdout)
+    agg = rep["aggregate"]
+    assert set(agg) >= {"terminal_sr", "safe_pass_sr", "exploration_sr", "execution_sr",
+                        "coverage_at_commit", "gui_steps", "semantic_steps",
+                        "gui_semantic_ratio", "episodes"}
+    assert agg["episodes"] == 32
+    assert rep["by_agent"]["oracle"]["terminal_sr"] == 1.0
+    assert rep["by_agent"]["oracle"]["exploration_sr"] == 1.0
+    assert rep["by_agent"]["greedy"]["terminal_sr"] < 1.0
+    md = _run("report", str(out)).stdout
+    assert "| oracle" in md and "Exploration" in md
+    # resume: a second run skips finished episodes
+    res = _run("run", "--site", "shopping", "--agent", "oracle", "--limit", "16", "--out",
+               str(out))
+    assert "0 episodes run (16 resumed)" in res.output
+
+
+def test_report_on_missing_dir(tmp_path: Path) -> None:
+    res = _run("report", str(tmp_path / "nope"))
+    assert res.exit_code == 2 and "no run directory" in res.output
+
+
+def test_trace_schema_is_json() -> None:
+    schema = json.loads(_run("trace-schema").stdout)
+    assert schema["title"] == "EpisodeTrace" and "steps" in schema["properties"]
