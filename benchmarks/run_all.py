@@ -7,9 +7,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-import bench_browser  # noqa: E402
-import bench_mdp  # noqa: E402
-import bench_validate  # noqa: E402
+import bench_browser
+import bench_mdp
+import bench_validate
 
 if __name__ == "__main__":
     bench_mdp.main()

@@ -42,7 +42,8 @@ def _hang_page(env: BrowserEnv) -> None:
     env.page.evaluate("window.__webmdp.pending = 99")
 
 
-def test_crash_is_an_infra_error_and_the_run_goes_on(server, shopping_tasks, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_crash_is_an_infra_error_and_the_run_goes_on(  # type: ignore[no-untyped-def]
+        server, shopping_tasks, tmp_path: Path) -> None:
     store = RunStore(tmp_path)
     with BrowserHost() as host:
         env = BrowserEnv(shopping_tasks[0], agent="oracle", server=server, host=host,

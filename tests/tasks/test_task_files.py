@@ -6,8 +6,8 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import site_tasks
 
+from conftest import site_tasks
 from webmdp.errors import TaskFileError
 from webmdp.tasks.io import read_tasks, write_tasks
 
@@ -45,7 +45,7 @@ def test_wrong_type_names_the_nested_field(tmp_path: Path) -> None:
     data["complexity"]["oracle_length"] = "long"
     p = tmp_path / "t.jsonl"
     p.write_text(json.dumps(data) + "\n")
-    with pytest.raises(TaskFileError, match="complexity.oracle_length"):
+    with pytest.raises(TaskFileError, match=r"complexity\.oracle_length"):
         read_tasks(p)
 
 

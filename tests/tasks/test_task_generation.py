@@ -5,8 +5,8 @@ from __future__ import annotations
 import collections
 
 import pytest
-from conftest import site_tasks
 
+from conftest import site_tasks
 from webmdp.core import World
 from webmdp.sites import get_site, site_names
 from webmdp.tasks import make_task, verify

@@ -26,7 +26,8 @@ def demo(
         with progress() as bar:
             for agent in DEMO_AGENTS:
                 job = bar.add_task(f"{agent} · {mode}", total=len(tasks))
-                run_tasks(tasks, out, RunConfig(agent=agent, mode=mode),  # type: ignore[arg-type]
+                cfg = RunConfig(agent=agent, mode=mode, observation="axtree")  # type: ignore[arg-type]
+                run_tasks(tasks, out, cfg,
                           on_episode=lambda _t, j=job: bar.advance(j))
         text = markdown_report(metrics_rows(out))
     (out / "report.md").write_text(text + "\n")

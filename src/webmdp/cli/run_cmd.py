@@ -12,6 +12,7 @@ from webmdp.errors import unknown_choice
 from webmdp.runner.local import RunConfig, run_tasks
 
 MODES = ("semantic", "browser")
+OBSERVATIONS = ("screenshot", "axtree", "both")
 
 
 def run(
@@ -26,6 +27,8 @@ def run(
     tasks_file: Path | None = typer.Option(None, "--tasks", help="Read tasks from a JSONL file."),
     step_budget: int = typer.Option(50, help="GUI steps before an episode is truncated."),
     screenshots: bool = typer.Option(False, help="Save a screenshot per browser step."),
+    observation: str = typer.Option("both", help="Browser observation: screenshot, axtree or "
+                                                  "both."),
     resume: bool = typer.Option(True, help="Skip episodes whose trace already exists."),
     seed: int = typer.Option(0, help="Seed for stochastic agents."),
 ) -> None:
@@ -33,6 +36,8 @@ def run(
     with user_errors():
         if mode not in MODES:
             raise unknown_choice("mode", mode, MODES)
+        if observation not in OBSERVATIONS:
+            raise unknown_choice("observation", observation, OBSERVATIONS)
         if agent not in agent_names():
             raise unknown_choice("agent", agent, agent_names())
         tasks = select_tasks(site, tasks_file=tasks_file, template=template,
@@ -40,7 +45,8 @@ def run(
         if not tasks:
             raise fail("no tasks selected")
         cfg = RunConfig(agent=agent, mode=mode, step_budget=step_budget,  # type: ignore[arg-type]
-                        resume=resume, screenshots=screenshots, seed=seed)
+                        resume=resume, screenshots=screenshots, observation=observation,
+                        seed=seed)
         ok = 0
         with progress() as bar:
             job = bar.add_task(f"{agent} · {mode}", total=len(tasks))

@@ -27,6 +27,7 @@ class RunConfig:
     step_budget: int = 50
     resume: bool = True
     screenshots: bool = False
+    observation: str = "both"
     seed: int = 0
 
 
@@ -58,7 +59,8 @@ def run_tasks(tasks: list[Task], out: Path, config: RunConfig,
             done(run_episode(env, agent))
         return traces
     shots = store.episode_dir(config.agent, "browser") / "shots" if config.screenshots else None
-    bcfg = BrowserConfig(step_budget=config.step_budget, screenshot_dir=shots)
+    bcfg = BrowserConfig(step_budget=config.step_budget, screenshot_dir=shots,
+                         observation=config.observation)  # type: ignore[arg-type]
     with ServerHandle() as server, BrowserHost(headless=bcfg.headless) as host:
         for task in todo:
             env = BrowserEnv(task, agent=config.agent, server=server, host=host, config=bcfg)

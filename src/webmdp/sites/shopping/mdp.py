@@ -250,7 +250,7 @@ def observe(s: S, world: World) -> Observation:
             department=s.department, category=s.category, brands=list(s.brands),
             price_min=s.price_min, price_max=s.price_max, min_rating=s.min_rating,
             prime_only=s.prime_only, sort=s.sort, page=s.page, pages=_pages(world, s),
-            total_results=total, departments=list(C.DEPARTMENTS),
+            total_results=total, page_size=C.PAGE_SIZE, departments=list(C.DEPARTMENTS),
             categories=list(C.DEPARTMENTS.get(s.department, ())),
             brand_facet=list(brand_facet(world, s)),
         )
@@ -265,6 +265,8 @@ def observe(s: S, world: World) -> Observation:
         ctx.update(_totals(world, s.cart, s.shipping))
         ctx["shipping"] = s.shipping
         ctx["has_results"] = bool(s.query or s.department)
+        if s.surface == "Checkout":
+            ctx["shipping_options"] = dict(C.SHIPPING_SPEEDS)
     elif s.surface == "OrderConfirmation":
         entities = tuple(_view(world, ln[0], ("title", "brand", "price", "image"))
                          for ln in s.order)
