@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: setup demo test lint bench clean
+.PHONY: setup demo test test-slow lint bench clean
 
 setup: $(STAMP)
 	@bash scripts/ensure_chromium.sh
@@ -21,6 +21,9 @@ demo: setup
 test: setup
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/python -m pytest -q -p no:cacheprovider
+
+test-slow: setup
+	$(BIN)/python -m pytest -q -p no:cacheprovider -m slow
 
 lint: setup
 	$(BIN)/ruff check src tests benchmarks

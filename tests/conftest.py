@@ -3,19 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from functools import cache
 
 import pytest
 
+from support import site_tasks
 from webmdp.env.chromium import BrowserHost
 from webmdp.server.runner import ServerHandle
-from webmdp.sites import get_site
-from webmdp.tasks import Task, generate_site_tasks
-
-
-@cache
-def site_tasks(site: str) -> list[Task]:
-    return generate_site_tasks(get_site(site))
+from webmdp.tasks import Task
 
 
 @pytest.fixture(scope="session")

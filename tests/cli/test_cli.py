@@ -68,7 +68,7 @@ def test_run_then_report_json_and_markdown(tmp_path: Path) -> None:
                    "--limit", "16", "--out", str(out))
         assert res.exit_code == 0, res.output
     rep = json.loads(_run("report", str(out), "--json").stdout)
-    agg = rep["aggregate"]
+    agg = rep
     assert set(agg) >= {"terminal_sr", "safe_pass_sr", "exploration_sr", "execution_sr",
                         "coverage_at_commit", "gui_steps", "semantic_steps",
                         "gui_semantic_ratio", "episodes"}

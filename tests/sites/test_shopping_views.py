@@ -407,7 +407,7 @@ def test_selected_options_are_highlighted() -> None:
 
 
 def test_templates_are_self_contained_and_never_mark_data_safe() -> None:
-    for path in (SHOP_DIR / "templates").glob("*.html"):
+    for path in (SHOP_DIR / "views").glob("*.html"):
         src = path.read_text()
         assert not re.search(r"\|\s*safe", src), path.name
         assert "http://" not in src and "https://" not in src, path.name

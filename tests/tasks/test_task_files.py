@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import site_tasks
+from support import site_tasks
 from webmdp.errors import TaskFileError
 from webmdp.tasks.io import read_tasks, write_tasks
 

@@ -6,7 +6,7 @@ import collections
 
 import pytest
 
-from conftest import site_tasks
+from support import site_tasks
 from webmdp.core import World
 from webmdp.sites import get_site, site_names
 from webmdp.tasks import make_task, verify

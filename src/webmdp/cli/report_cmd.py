@@ -12,7 +12,8 @@ from webmdp.cli.common import fail, user_errors
 
 def report(
     run_dir: Path = typer.Argument(..., help="A directory written by `webmdp run`."),
-    as_json: bool = typer.Option(False, "--json", help="Print the aggregate as JSON."),
+    as_json: bool = typer.Option(False, "--json", help="Print JSON: the aggregate's keys at the "
+                                 "top level, breakdowns under by_agent, by_template, ..."),
     out: Path | None = typer.Option(None, "--out", "-o", help="Also write the report here."),
 ) -> None:
     """Compute process metrics from the traces in RUN_DIR and print the report."""
@@ -24,7 +25,11 @@ def report(
         rows = metrics_rows(run_dir)
     if not rows:
         raise fail(f"no episodes in {run_dir}")
-    text = json.dumps(json_report(rows), indent=2) if as_json else markdown_report(rows)
+    if as_json:
+        rep = json_report(rows)
+        text = json.dumps({**rep.pop("aggregate"), **rep}, indent=2)
+    else:
+        text = markdown_report(rows)
     typer.echo(text)
     if out is not None:
         out.write_text(text + "\n")

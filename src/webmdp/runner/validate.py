@@ -29,6 +29,9 @@ _OCCLUSION_JS = """() => {
   const bad = [];
   for (const el of document.querySelectorAll('#app [data-action]')) {
     if (el.matches('form')) continue;
+    if (el.checkVisibility && !el.checkVisibility({checkOpacity: true, checkVisibilityCSS: true}))
+      continue;
+    if (el.closest('details:not([open])') && !el.closest('summary')) continue;
     const r = el.getBoundingClientRect();
     if (r.width === 0 || r.height === 0 || r.bottom < 0 || r.top > innerHeight) continue;
     const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);

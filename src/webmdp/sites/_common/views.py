@@ -23,7 +23,7 @@ from markupsafe import Markup, escape
 
 from webmdp.core.model import Observation
 
-_COMMON = Path(__file__).parent / "templates"
+_COMMON = Path(__file__).parent / "views"
 _SITES = Path(__file__).parent.parent
 
 
@@ -48,7 +48,7 @@ def money(value: float) -> str:
 @cache
 def environment(site: str) -> Environment:
     env = Environment(
-        loader=ChoiceLoader([FileSystemLoader(_SITES / site / "templates"),
+        loader=ChoiceLoader([FileSystemLoader(_SITES / site / "views"),
                              FileSystemLoader(_COMMON)]),
         autoescape=True,
         undefined=StrictUndefined,

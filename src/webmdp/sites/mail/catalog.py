@@ -83,3 +83,11 @@ REPLY_LINES = ("Thanks, this looks good to me.", "Approved, please go ahead.",
 
 NEW_SUBJECTS = ("Quick question", "Follow-up on your email", "Request for the final files",
                 "Scheduling a call", "Next steps")
+
+KEYWORD_LINES = ("This one is for {}, so please keep it with the related files.",
+                 "Note that it only covers {} for now.",
+                 "The tracking code on our side is {}.")
+"""Body sentences that carry a task keyword, after the snippet's opening sentence."""
+REPLY_BOXES = ("events", "billing", "support", "projects", "press", "partners", "finance",
+               "office")
+"""Local parts of team reply-to addresses at a sender's company domain."""

@@ -116,18 +116,16 @@ def pages(world: World, s: S) -> int:
 
 @lru_cache(maxsize=4096)
 def _counts(world: World, key: S) -> dict[str, int]:
-    out = {f: 0 for f in C.FOLDERS}
+    out = {"inbox": 0, "spam": 0}
     for tid in key.ids:
         folder = key.folder_of(tid)
-        if folder in ("inbox", "spam") and (tid in key.unread or folder == "spam"):
+        if folder == "spam" or (folder == "inbox" and tid in key.unread):
             out[folder] += 1
-        if tid in key.starred and folder not in _HIDDEN:
-            out["starred"] += 1
     return out
 
 
 def folder_counts(world: World, s: S) -> dict[str, int]:
-    """Sidebar badges: unread in Inbox, all in Spam, starred count."""
-    key = S(surface="", ids=s.ids, starred=s.starred, unread=s.unread, archived=s.archived,
-            trashed=s.trashed, spammed=s.spammed, sent_box=s.sent_box)
+    """Sidebar badges: unread threads in Inbox, all threads in Spam."""
+    key = S(surface="", ids=s.ids, unread=s.unread, archived=s.archived, trashed=s.trashed,
+            spammed=s.spammed, sent_box=s.sent_box)
     return _counts(world, key)

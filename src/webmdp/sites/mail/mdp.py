@@ -30,7 +30,7 @@ def move(s: S, ids: Iterable[str], folder: str) -> S:
     """Put threads in exactly one folder (sent threads leave Sent when moved)."""
     ids = frozenset(ids)
     sets = {"archived": s.archived - ids, "trashed": s.trashed - ids, "spammed": s.spammed - ids,
-            "sent_box": s.sent_box - ids}
+            "sent_box": s.sent_box - ids, "selected": s.selected - ids}
     key = {"archive": "archived", "trash": "trashed", "spam": "spammed", "sent": "sent_box"}
     if folder in key:
         sets[key[folder]] = sets[key[folder]] | ids
@@ -44,10 +44,7 @@ def set_labels(s: S, tid: str, labels: Iterable[str]) -> S:
 
 
 def _to_list(s: S, world: World, **changes: Any) -> S:
-    """Back to the list (page clamped, since the list may have shrunk)."""
-    s = s.replace(surface=LIST, focus=None, expanded=(), **changes)
-    last = pages(world, s)
-    return s.replace(page=last) if s.page > last else s
+    return s.replace(surface=LIST, focus=None, expanded=(), **changes)
 
 
 def _new_view(s: S, **changes: Any) -> S:
@@ -260,4 +257,8 @@ def transition(s: S, a: Action, world: World) -> S:
     new = handler(s, a.params, world)
     if s.notice and new.notice == s.notice:
         new = new.replace(notice="")
+    if new.surface == LIST and new.page > 1:  # the list may have shrunk under the page
+        last = pages(world, new)
+        if new.page > last:
+            new = new.replace(page=last)
     return new

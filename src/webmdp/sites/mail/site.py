@@ -23,7 +23,7 @@ from webmdp.sites.mail.state import MailState
 from webmdp.sites.mail.world import CARD_FIELDS, DETAIL_FIELDS, generate_world
 from webmdp.tasks.template import TaskTemplate
 
-N, SE, F, I, CO = (SkillCategory.NAVIGATE, SkillCategory.SEARCH, SkillCategory.FILTER,
+N, SE, F, IN, CO = (SkillCategory.NAVIGATE, SkillCategory.SEARCH, SkillCategory.FILTER,
                    SkillCategory.INSPECT, SkillCategory.COMMIT)
 TID = ParamSpec("thread_id", "entity")
 LABEL = ParamSpec("label", "choice", C.LABELS)
@@ -52,9 +52,9 @@ ACTIONS: tuple[ActionSpec, ...] = (
     _a("ApplyFilter", "filter_application", F, ParamSpec("filter", "choice", C.FILTERS)),
     _a("RemoveFilter", "filter_application", F, ParamSpec("filter", "choice", C.FILTERS)),
     _a("ClearFilters", "filter_application", F),
-    _a("OpenThread", "thread_inspection", I, TID),
-    *_each("ExpandMessage CollapseMessage", "message_expansion", I, IDX),
-    *_each("ExpandAll CollapseAll", "message_expansion", I),
+    _a("OpenThread", "thread_inspection", IN, TID),
+    *_each("ExpandMessage CollapseMessage", "message_expansion", IN, IDX),
+    *_each("ExpandAll CollapseAll", "message_expansion", IN),
     *_each("Star Unstar Archive Delete ReportSpam MoveToInbox MarkRead MarkUnread",
            "email_management", CO, TID),
     *_each("AddLabel RemoveLabel", "email_management", CO, TID, LABEL),
@@ -83,6 +83,8 @@ class MailSite(Site):
         SurfaceSpec("ComposeModal", SurfaceKind.COMMIT, "new message / reply / forward window"),
     )
     actions = ACTIONS
+    example_params = {"query": "budget review", "address": "alex.doe@example.com",
+                      "subject": "Quick question", "body": "Thanks, sounds good."}
     visibility = VisibilitySpec(
         card_fields=CARD_FIELDS,
         detail_fields=DETAIL_FIELDS,

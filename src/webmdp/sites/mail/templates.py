@@ -3,82 +3,15 @@
 from __future__ import annotations
 
 import random
-from typing import Any
 
-from webmdp.core.model import World, WorldSpec
+from webmdp.core.model import World
 from webmdp.core.site import Site
 from webmdp.core.spec import Action
 from webmdp.sites.mail import catalog as C
-from webmdp.sites.mail.world import MAX_AGE, address, company_of, email_of
-from webmdp.tasks.listing import ranked_after
+from webmdp.sites.mail import tasklib as L
+from webmdp.sites.mail.world import address, company_of, email_of
 from webmdp.tasks.model import Condition
-from webmdp.tasks.oracle import explore_then_open
 from webmdp.tasks.template import Draft, TaskTemplate
-
-N_THREADS = 34
-OPEN = Action("OpenThread")
-BACK = Action("CloseThread")
-_KEYWORD_LINES = ("This one is for {}, so please keep it with the related files.",
-                  "Note that it only covers {} for now.",
-                  "The tracking code on our side is {}.")
-_REPLY_BOXES = ("events", "billing", "support", "projects", "press", "partners", "finance",
-                "office")
-
-
-def _group(rng: random.Random, base: dict, extras: list[dict]) -> tuple[dict, ...]:
-    """Target (``extras[0]``) and hard negatives: identical on every card field (``base`` plus
-    shared flags), distinct ages shuffled so the target's place among them varies."""
-    shared = {"starred": False, "labels": [], "read": rng.random() < 0.5,
-              "n_earlier": rng.choice((0, 1, 2))}
-    ages = rng.sample(range(30, MAX_AGE // 2), len(extras))
-    roles = ["target"] + ["hard_negative"] * (len(extras) - 1)
-    return tuple({**shared, **base, **extra, "role": role, "age": age}
-                 for extra, role, age in zip(extras, roles, ages, strict=True))
-
-
-def _spec(pinned: tuple[dict, ...], sender: str, subject: str) -> WorldSpec:
-    """Fillers never share the group's sender and subject, so they cannot match."""
-    return WorldSpec(pinned, N_THREADS - len(pinned),
-                     avoid=({"from_name": sender, "subject": subject},))
-
-
-def _subject_sender(rng: random.Random) -> tuple[str, str]:
-    return rng.choice(list(C.SUBJECTS)), rng.choice(C.PEOPLE)
-
-
-def _explore(d: Draft, world: World, site: Site, prefix: list[Action],
-             inspect: tuple[Action, ...] = ()) -> list[Action]:
-    ranked = ranked_after(site, world, prefix)
-    return [*prefix, *explore_then_open(ranked, d.target, d.hard_negatives, open_action=OPEN,
-                                        back=BACK, entity_param="thread_id", inspect=inspect)]
-
-
-def _in_list(d: Draft, fact: str, what: str) -> list[Condition]:
-    """The list fact holds the target and none of the hard negatives."""
-    return [Condition(fact=fact, op="contains", value=d.target,
-                      description=f"{d.target} is {what}")] + [
-        Condition(fact=fact, op="not_contains", value=h,
-                  description=f"hard negative {h} is not {what}") for h in d.hard_negatives]
-
-
-def _labeled(d: Draft, label: str) -> list[Condition]:
-    """The target carries ``label``; no hard negative does."""
-    return [Condition(fact=f"labels.{d.target}", op="contains", value=label,
-                      description=f"{d.target} is labelled {label!r}")] + [
-        Condition(fact=f"labels.{h}", op="not_contains", value=label,
-                  description=f"hard negative {h} is not labelled {label!r}")
-        for h in d.hard_negatives]
-
-
-def _sent(d: Draft, mode: str, **fields: Any) -> list[Condition]:
-    out = [Condition(fact="sent.count", value=1, description="exactly one message sent"),
-           Condition(fact="sent.0.mode", value=mode, description=f"it is a {mode}")]
-    if mode != "new":
-        out.append(Condition(fact="sent.0.thread", value=d.target,
-                             description=f"it responds to {d.target}"))
-    out += [Condition(fact=f"sent.0.{k}", value=v, description=f"{k} is {v!r}")
-            for k, v in fields.items()]
-    return out
 
 
 class FindEmailExtract(TaskTemplate):
@@ -89,22 +22,21 @@ class FindEmailExtract(TaskTemplate):
     commit_action = "Star"
 
     def draft(self, site: Site, rng: random.Random, hard_negatives: int) -> Draft:
-        subject, sender = _subject_sender(rng)
+        subject, sender = L.subject_sender(rng)
         stem = rng.choice(C.GREEK)
         words = [f"Project{stem}{n:03d}" for n in rng.sample(range(1, 100), hard_negatives + 1)]
-        line = rng.choice(_KEYWORD_LINES)
+        line = rng.choice(C.KEYWORD_LINES)
         action = rng.choice(("star", "archive", "label"))
         label = rng.choice(C.LABELS)
         verb = f"apply the label '{label}' to" if action == "label" else action
-        files = rng.sample(C.ATTACHMENTS, 1) if rng.random() < 0.3 else []
-        base = {"from_name": sender, "subject": subject, "folder": "inbox", "attachments": files}
-        pinned = _group(rng, base, [{"middle": line.format(w)} for w in words])
+        base = {"from_name": sender, "subject": subject, "folder": "inbox"}
+        pinned = L.group(rng, base, [{"middle": line.format(w)} for w in words])
         return Draft(
             instruction=f"{sender} has sent you several similar emails. Find the one that "
                         f"mentions '{words[0]}' in its body and {verb} it.",
             params={"sender": sender, "keyword": words[0], "action": action,
                     "label": label if action == "label" else ""},
-            spec=_spec(pinned, sender, subject),
+            spec=L.spec(pinned, sender, subject),
             card_fields=("from_name",), detail_fields=("body",),
         )
 
@@ -117,15 +49,15 @@ class FindEmailExtract(TaskTemplate):
         p, t = d.params, {"thread_id": d.target}
         commit = {"star": Action("Star", t), "archive": Action("Archive", t),
                   "label": Action("AddLabel", {**t, "label": p["label"]})}[p["action"]]
-        return [*_explore(d, world, site, [Action("SearchEmails", {"query": p["sender"]})]),
+        return [*L.explore(d, world, site, [Action("SearchEmails", {"query": p["sender"]})]),
                 commit]
 
     def verifier(self, d: Draft, world: World) -> list[Condition]:
         action = d.params["action"]
         if action == "label":
-            return _labeled(d, d.params["label"])
+            return L.labeled(d, d.params["label"])
         fact = "starred" if action == "star" else "archived"
-        return _in_list(d, fact, fact)
+        return L.in_list(d, fact, fact)
 
 
 class ReplyAfterExpanding(TaskTemplate):
@@ -136,14 +68,14 @@ class ReplyAfterExpanding(TaskTemplate):
     commit_action = "Send"
 
     def draft(self, site: Site, rng: random.Random, hard_negatives: int) -> Draft:
-        subject, sender = _subject_sender(rng)
+        subject, sender = L.subject_sender(rng)
         colleague = rng.choice([n for n in C.PEOPLE if n != sender])
         ideas = rng.sample(C.SUGGESTIONS, hard_negatives + 1)
         preview = rng.choice(("Adding a few thoughts before we decide.",
                               "Circling back on the open question."))
         reply = rng.choice(C.REPLY_LINES)
         base = {"from_name": sender, "subject": subject, "folder": "inbox"}
-        pinned = _group(rng, base, [{"messages": [{"from_name": colleague, "preview": preview,
+        pinned = L.group(rng, base, [{"messages": [{"from_name": colleague, "preview": preview,
                                                    "extra": f"I'd suggest {idea}."}]}
                                     for idea in ideas])
         return Draft(
@@ -152,7 +84,7 @@ class ReplyAfterExpanding(TaskTemplate):
                         f"'{reply}'",
             params={"sender": sender, "subject": subject, "suggestion": ideas[0],
                     "reply": reply},
-            spec=_spec(pinned, sender, subject),
+            spec=L.spec(pinned, sender, subject),
             card_fields=("from_name", "subject"), detail_fields=("messages",),
         )
 
@@ -165,11 +97,11 @@ class ReplyAfterExpanding(TaskTemplate):
     def oracle(self, d: Draft, world: World, site: Site) -> list[Action]:
         prefix = [Action("SearchEmails", {"query": d.params["subject"]})]
         expand = Action("ExpandMessage", {"index": 0})
-        return [*_explore(d, world, site, prefix, (expand,)), Action("Reply"),
+        return [*L.explore(d, world, site, prefix, (expand,)), Action("Reply"),
                 Action("SetBody", {"body": d.params["reply"]}), Action("Send")]
 
     def verifier(self, d: Draft, world: World) -> list[Condition]:
-        return _sent(d, "reply", body=d.params["reply"])
+        return L.sent(d, "reply", body=d.params["reply"])
 
 
 class ForwardAttachment(TaskTemplate):
@@ -180,16 +112,16 @@ class ForwardAttachment(TaskTemplate):
     commit_action = "Send"
 
     def draft(self, site: Site, rng: random.Random, hard_negatives: int) -> Draft:
-        subject, sender = _subject_sender(rng)
+        subject, sender = L.subject_sender(rng)
         files = rng.sample(C.ATTACHMENTS, hard_negatives + 1)
         to = email_of(rng.choice([n for n in C.PEOPLE if n != sender]))
         base = {"from_name": sender, "subject": subject, "folder": "inbox"}
-        pinned = _group(rng, base, [{"attachments": [f]} for f in files])
+        pinned = L.group(rng, base, [{"attachments": [f]} for f in files])
         return Draft(
             instruction=f"{sender} sent you several '{subject}' emails with attachments. "
                         f"Forward the one that includes the file '{files[0]}' to {to}.",
             params={"sender": sender, "subject": subject, "file": files[0], "to": to},
-            spec=_spec(pinned, sender, subject),
+            spec=L.spec(pinned, sender, subject),
             card_fields=("from_name", "subject", "has_attachment"),
             detail_fields=("attachments",),
         )
@@ -203,11 +135,11 @@ class ForwardAttachment(TaskTemplate):
     def oracle(self, d: Draft, world: World, site: Site) -> list[Action]:
         prefix = [Action("SearchEmails", {"query": d.params["sender"]}),
                   Action("ApplyFilter", {"filter": "has_attachment"})]
-        return [*_explore(d, world, site, prefix), Action("Forward"),
+        return [*L.explore(d, world, site, prefix), Action("Forward"),
                 Action("AddRecipient", {"address": d.params["to"]}), Action("Send")]
 
     def verifier(self, d: Draft, world: World) -> list[Condition]:
-        return _sent(d, "forward", to=[d.params["to"]])
+        return L.sent(d, "forward", to=[d.params["to"]])
 
 
 class LabelByCc(TaskTemplate):
@@ -218,16 +150,16 @@ class LabelByCc(TaskTemplate):
     commit_action = "AddLabel"
 
     def draft(self, site: Site, rng: random.Random, hard_negatives: int) -> Draft:
-        subject, sender = _subject_sender(rng)
+        subject, sender = L.subject_sender(rng)
         people = rng.sample([n for n in C.PEOPLE if n != sender], hard_negatives + 1)
         label = rng.choice(C.LABELS)
         base = {"from_name": sender, "subject": subject, "folder": "inbox"}
-        pinned = _group(rng, base, [{"cc": [address(n)]} for n in people])
+        pinned = L.group(rng, base, [{"cc": [address(n)]} for n in people])
         return Draft(
             instruction=f"Several '{subject}' emails from {sender} are in your inbox. Add the "
                         f"label '{label}' to the one on which {people[0]} was cc'd.",
             params={"sender": sender, "subject": subject, "cc": people[0], "label": label},
-            spec=_spec(pinned, sender, subject),
+            spec=L.spec(pinned, sender, subject),
             card_fields=("from_name", "subject"), detail_fields=("cc",),
         )
 
@@ -239,11 +171,11 @@ class LabelByCc(TaskTemplate):
 
     def oracle(self, d: Draft, world: World, site: Site) -> list[Action]:
         prefix = [Action("SearchEmails", {"query": d.params["subject"]})]
-        return [*_explore(d, world, site, prefix),
+        return [*L.explore(d, world, site, prefix),
                 Action("AddLabel", {"thread_id": d.target, "label": d.params["label"]})]
 
     def verifier(self, d: Draft, world: World) -> list[Condition]:
-        return _labeled(d, d.params["label"])
+        return L.labeled(d, d.params["label"])
 
 
 class DeleteBySignature(TaskTemplate):
@@ -254,18 +186,18 @@ class DeleteBySignature(TaskTemplate):
     commit_action = "Delete"
 
     def draft(self, site: Site, rng: random.Random, hard_negatives: int) -> Draft:
-        subject, sender = _subject_sender(rng)
+        subject, sender = L.subject_sender(rng)
         titles = rng.sample(C.TITLES, hard_negatives + 1)
         files = rng.sample(C.ATTACHMENTS, rng.choice((1, 2)))
         base = {"from_name": sender, "subject": subject, "folder": "archive",
                 "attachments": files}
         company = company_of(sender)
-        pinned = _group(rng, base, [{"signature": f"{sender}\n{t} | {company}"} for t in titles])
+        pinned = L.group(rng, base, [{"signature": f"{sender}\n{t} | {company}"} for t in titles])
         return Draft(
             instruction=f"Go to your Archive and show only emails with attachments. Delete the "
                         f"'{subject}' email from {sender} in which they sign as {titles[0]}.",
             params={"sender": sender, "subject": subject, "title": titles[0]},
-            spec=_spec(pinned, sender, subject),
+            spec=L.spec(pinned, sender, subject),
             card_fields=("from_name", "subject", "folder", "has_attachment"),
             detail_fields=("signature",),
         )
@@ -280,10 +212,10 @@ class DeleteBySignature(TaskTemplate):
     def oracle(self, d: Draft, world: World, site: Site) -> list[Action]:
         prefix = [Action("SwitchFolder", {"folder": "archive"}),
                   Action("ApplyFilter", {"filter": "has_attachment"})]
-        return [*_explore(d, world, site, prefix), Action("Delete", {"thread_id": d.target})]
+        return [*L.explore(d, world, site, prefix), Action("Delete", {"thread_id": d.target})]
 
     def verifier(self, d: Draft, world: World) -> list[Condition]:
-        return _in_list(d, "deleted", "deleted")
+        return L.in_list(d, "deleted", "deleted")
 
 
 class EmailReplyToAddress(TaskTemplate):
@@ -294,13 +226,13 @@ class EmailReplyToAddress(TaskTemplate):
     commit_action = "Send"
 
     def draft(self, site: Site, rng: random.Random, hard_negatives: int) -> Draft:
-        subject, sender = _subject_sender(rng)
+        subject, sender = L.subject_sender(rng)
         lists = rng.sample(C.MAILING_LISTS, hard_negatives + 1)
         domain = email_of(sender).split("@")[1]
-        boxes = [f"{b}@{domain}" for b in rng.sample(_REPLY_BOXES, hard_negatives + 1)]
+        boxes = [f"{b}@{domain}" for b in rng.sample(C.REPLY_BOXES, hard_negatives + 1)]
         new_subject = rng.choice(C.NEW_SUBJECTS)
         base = {"from_name": sender, "subject": subject, "folder": "inbox"}
-        pinned = _group(rng, base, [{"to": [lst], "reply_to": box}
+        pinned = L.group(rng, base, [{"to": [lst], "reply_to": box}
                                     for lst, box in zip(lists, boxes, strict=True)])
         return Draft(
             instruction=f"{sender} sent '{subject}' to several mailing lists. Open the copy that "
@@ -308,7 +240,7 @@ class EmailReplyToAddress(TaskTemplate):
                         f"in it, with the subject '{new_subject}'.",
             params={"sender": sender, "subject": subject, "list": lists[0],
                     "reply_to": boxes[0], "new_subject": new_subject},
-            spec=_spec(pinned, sender, subject),
+            spec=L.spec(pinned, sender, subject),
             card_fields=("from_name", "subject"), detail_fields=("to", "reply_to"),
         )
 
@@ -321,12 +253,12 @@ class EmailReplyToAddress(TaskTemplate):
     def oracle(self, d: Draft, world: World, site: Site) -> list[Action]:
         p = d.params
         prefix = [Action("SearchEmails", {"query": p["subject"]})]
-        return [*_explore(d, world, site, prefix), Action("Compose"),
+        return [*L.explore(d, world, site, prefix), Action("Compose"),
                 Action("AddRecipient", {"address": p["reply_to"]}),
                 Action("SetSubject", {"subject": p["new_subject"]}), Action("Send")]
 
     def verifier(self, d: Draft, world: World) -> list[Condition]:
-        return _sent(d, "new", to=[d.params["reply_to"]], subject=d.params["new_subject"])
+        return L.sent(d, "new", to=[d.params["reply_to"]], subject=d.params["new_subject"])
 
 
 TEMPLATES: dict[str, TaskTemplate] = {

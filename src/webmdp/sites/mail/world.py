@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from datetime import datetime, timedelta
+from functools import cache
 
 from webmdp.core.model import Entity, World, WorldSpec
 from webmdp.sites._common.worldgen import assemble
@@ -18,19 +19,22 @@ NOW = datetime(2024, 3, 15, 16, 45)
 MAX_AGE = 60 * 24 * 45
 EARLY_OPENINGS = ("Adding a few thoughts before we decide.", "Picking this back up from last week.",
                   "Replying with my take on the options.", "Circling back on the open question.")
-_FOLDER_WEIGHTS = (("inbox", 62), ("archive", 16), ("sent", 9), ("spam", 4), ("trash", 9))
+_FOLDER_POOL = ("inbox",) * 63 + ("archive",) * 16 + ("sent",) * 9 + ("spam",) * 3 + ("trash",) * 9
+_SUBJECTS = tuple(C.SUBJECTS)
+_PERSON_INDEX = {n: i for i, n in enumerate(C.PEOPLE)}
 
 
+@cache
 def email_of(name: str) -> str:
     """A person's stable address: their company domain follows from the name."""
     first, last = name.lower().split()[:2]
-    idx = C.PEOPLE.index(name) if name in C.PEOPLE else len(name)
+    idx = _PERSON_INDEX.get(name, len(name))
     return f"{first}.{last}@{C.COMPANIES[idx % len(C.COMPANIES)][1]}"
 
 
 def company_of(name: str) -> str:
-    idx = C.PEOPLE.index(name) if name in C.PEOPLE else len(name)
-    return C.COMPANIES[idx % len(C.COMPANIES)][0]
+    """The company in a person's signature (matches their email domain)."""
+    return C.COMPANIES[_PERSON_INDEX.get(name, len(name)) % len(C.COMPANIES)][0]
 
 
 def address(name: str) -> str:
@@ -43,17 +47,21 @@ def _clock(dt: datetime) -> str:
     return f"{hour}:{dt.minute:02d} {'AM' if dt.hour < 12 else 'PM'}"
 
 
+@cache
 def short_date(age: int) -> str:
+    """List date: the time for today's mail, else month and day."""
     dt = NOW - timedelta(minutes=age)
     return _clock(dt) if dt.date() == NOW.date() else f"{dt:%b} {dt.day}"
 
 
+@cache
 def full_date(age: int) -> str:
+    """Header date, e.g. ``Thu, Mar 14, 2024, 9:32 AM``."""
     dt = NOW - timedelta(minutes=age)
     return f"{dt:%a}, {dt:%b} {dt.day}, {dt.year}, {_clock(dt)}"
 
 
-def make_message(rng: random.Random, name: str, age: int, preview: str, extra: str) -> dict:
+def make_message(name: str, age: int, preview: str, extra: str) -> dict:
     """An earlier message of a thread; collapsed it shows only ``preview``."""
     email = C.USER_EMAIL if name == C.USER_NAME else email_of(name)
     return {"from_name": name, "from_email": email, "date": full_date(age), "preview": preview,
@@ -68,10 +76,10 @@ def _earlier(rng: random.Random, p: Entity, sender: str, age: int) -> list[dict]
         msg_age = age + (n - i) * rng.randint(90, 1400)
         if given is not None:
             g = given[i]
-            out.append(make_message(rng, g["from_name"], msg_age, g["preview"], g["extra"]))
+            out.append(make_message(g["from_name"], msg_age, g["preview"], g["extra"]))
         else:
             who = rng.choice((C.USER_NAME, sender, rng.choice(C.PEOPLE)))
-            out.append(make_message(rng, who, msg_age, rng.choice(EARLY_OPENINGS),
+            out.append(make_message(who, msg_age, rng.choice(EARLY_OPENINGS),
                                     rng.choice(C.FILLER_LINES)))
     return out
 
@@ -82,20 +90,21 @@ def _people(rng: random.Random, k: int, exclude: tuple[str, ...]) -> list[str]:
 
 def complete_thread(p: Entity, rng: random.Random) -> Entity:
     """Fill every attribute a thread lacks; given attributes are kept as they are."""
-    folder = p.get("folder") or rng.choices(*zip(*_FOLDER_WEIGHTS, strict=True))[0]
+    folder = p.get("folder") or rng.choice(_FOLDER_POOL)
     sent = folder == "sent" and "from_name" not in p
     sender = C.USER_NAME if sent else p.get("from_name") or rng.choice(C.PEOPLE)
-    subject = p.get("subject") or rng.choice(list(C.SUBJECTS))
+    subject = p.get("subject") or rng.choice(_SUBJECTS)
     opening = C.SUBJECTS[subject]
     first = sender.split()[0]
     age = p.get("age") or rng.randint(20, MAX_AGE)
-    greeting = "Hi all," if p.get("to") else f"Hi {C.USER_NAME.split()[0]},"
+    recipient = rng.choice([n for n in C.PEOPLE if n != sender])
+    reader = recipient if sent else C.USER_NAME
+    greeting = "Hi all," if p.get("to") else f"Hi {reader.split()[0]},"
     middle = p.get("middle") or rng.choice(C.FILLER_LINES)
     tail = rng.choice([x for x in C.FILLER_LINES if x != middle])
     body = f"{greeting}\n\n{opening} {middle} {tail}\n\n{rng.choice(C.CLOSINGS)}\n{first}"
     attachments = p["attachments"] if "attachments" in p else (
         rng.sample(C.ATTACHMENTS, rng.choice((1, 1, 2))) if rng.random() < 0.35 else [])
-    recipient = rng.choice([n for n in C.PEOPLE if n != sender])
     to = p.get("to") or ([address(recipient)] if sent else [f"{C.USER_NAME} <{C.USER_EMAIL}>"])
     cc = p["cc"] if "cc" in p else _people(rng, rng.choice((0, 0, 1, 2)), (sender, recipient))
     messages = _earlier(rng, p, sender, age)
