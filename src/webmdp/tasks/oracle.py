@@ -3,8 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
+from webmdp.core.model import World
 from webmdp.core.spec import Action
+from webmdp.tasks.listing import ranked_after
+
+if TYPE_CHECKING:
+    from webmdp.core.site import Site
+    from webmdp.tasks.template import Draft
 
 
 def explore_then_open(
@@ -31,3 +38,24 @@ def explore_then_open(
     steps.append(Action(open_action.name, {**open_action.params, entity_param: target}))
     steps.extend(inspect)
     return steps
+
+
+def reach_and_explore(
+    site: Site,
+    world: World,
+    draft: Draft,
+    prefix: list[Action],
+    *,
+    open_action: Action,
+    back: Action,
+    entity_param: str,
+    inspect: Sequence[Action] = (),
+    all_negatives: bool = False,
+) -> list[Action]:
+    """E.3 stages 1-2: ``prefix`` reaches the list surface holding the target, then hard
+    negatives are opened in its display order and the target last."""
+    ranked = ranked_after(site, world, prefix)
+    return [*prefix, *explore_then_open(ranked, draft.target, draft.hard_negatives,
+                                        open_action=open_action, back=back,
+                                        entity_param=entity_param, inspect=inspect,
+                                        all_negatives=all_negatives)]

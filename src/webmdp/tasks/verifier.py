@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from webmdp.tasks.model import Condition
+from webmdp.tasks.template import Draft
 
 
 def check_condition(cond: Condition, facts: dict[str, Any]) -> bool:
@@ -21,3 +22,11 @@ def check_condition(cond: Condition, facts: dict[str, Any]) -> bool:
 def verify(conditions: list[Condition], facts: dict[str, Any]) -> dict[str, bool]:
     """Result per condition, keyed by its description (or fact when undescribed)."""
     return {(c.description or c.fact): check_condition(c, facts) for c in conditions}
+
+
+def membership(draft: Draft, fact: str, what: str) -> list[Condition]:
+    """The list fact holds the target and none of the hard negatives."""
+    return [Condition(fact=fact, op="contains", value=draft.target,
+                      description=f"{draft.target} is {what}")] + [
+        Condition(fact=fact, op="not_contains", value=h,
+                  description=f"hard negative {h} is not {what}") for h in draft.hard_negatives]

@@ -10,10 +10,10 @@ from webmdp.core.site import Site
 from webmdp.core.spec import Action
 from webmdp.sites.mail import catalog as C
 from webmdp.sites.mail.world import MAX_AGE
-from webmdp.tasks.listing import ranked_after
 from webmdp.tasks.model import Condition
-from webmdp.tasks.oracle import explore_then_open
+from webmdp.tasks.oracle import reach_and_explore
 from webmdp.tasks.template import Draft
+from webmdp.tasks.verifier import membership
 
 N_THREADS = 34
 OPEN = Action("OpenThread")
@@ -45,19 +45,14 @@ def subject_sender(rng: random.Random) -> tuple[str, str]:
 
 def explore(d: Draft, world: World, site: Site, prefix: list[Action],
             inspect: tuple[Action, ...] = ()) -> list[Action]:
-    """E.3 stages 1-2: ``prefix`` reaches the list, then higher-ranked hard negatives are opened
-    (and inspected) before the target is opened last."""
-    ranked = ranked_after(site, world, prefix)
-    return [*prefix, *explore_then_open(ranked, d.target, d.hard_negatives, open_action=OPEN,
-                                        back=BACK, entity_param="thread_id", inspect=inspect)]
+    """E.3 stages 1-2 on the thread list (see :func:`reach_and_explore`)."""
+    return reach_and_explore(site, world, d, prefix, open_action=OPEN, back=BACK,
+                             entity_param="thread_id", inspect=inspect)
 
 
 def in_list(d: Draft, fact: str, what: str) -> list[Condition]:
     """The list fact holds the target and none of the hard negatives."""
-    return [Condition(fact=fact, op="contains", value=d.target,
-                      description=f"{d.target} is {what}")] + [
-        Condition(fact=fact, op="not_contains", value=h,
-                  description=f"hard negative {h} is not {what}") for h in d.hard_negatives]
+    return membership(d, fact, what)
 
 
 def labeled(d: Draft, label: str) -> list[Condition]:

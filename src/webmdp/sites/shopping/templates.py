@@ -10,10 +10,10 @@ from webmdp.core.spec import Action
 from webmdp.sites._common.worldgen import rank_values
 from webmdp.sites.shopping import catalog as C
 from webmdp.sites.shopping.world import make_title
-from webmdp.tasks.listing import ranked_after
 from webmdp.tasks.model import Condition
-from webmdp.tasks.oracle import explore_then_open
+from webmdp.tasks.oracle import reach_and_explore
 from webmdp.tasks.template import Draft, TaskTemplate
+from webmdp.tasks.verifier import membership
 
 N_ENTITIES = 36
 OPEN = Action("OpenProduct")
@@ -39,12 +39,12 @@ def _others(rng: random.Random, pool, exclude, k: int) -> list:
 
 
 def _cart_verifier(d: Draft) -> list[Condition]:
-    out = [Condition(fact="cart.products", op="contains", value=d.target,
-                     description=f"{d.target} is in the cart")]
-    out += [Condition(fact="cart.products", op="not_contains", value=h,
-                      description=f"hard negative {h} is not in the cart")
-            for h in d.hard_negatives]
-    return out
+    return membership(d, "cart.products", "in the cart")
+
+
+def _explore(d: Draft, world: World, site: Site, prefix: list[Action], **kw) -> list[Action]:  # type: ignore[no-untyped-def]
+    return reach_and_explore(site, world, d, prefix, open_action=OPEN, back=BACK,
+                             entity_param="product_id", **kw)
 
 
 def _filler_count(pinned: tuple) -> int:
@@ -83,9 +83,7 @@ class FindProductExtract(TaskTemplate):
 
     def oracle(self, d: Draft, world: World, site: Site) -> list[Action]:
         prefix = [Action("Search", {"query": d.params["query"]})]
-        ranked = ranked_after(site, world, prefix)
-        return [*prefix, *explore_then_open(ranked, d.target, d.hard_negatives, open_action=OPEN,
-                                            back=BACK, entity_param="product_id"), ADD]
+        return [*_explore(d, world, site, prefix), ADD]
 
     def verifier(self, d: Draft, world: World) -> list[Condition]:
         return _cart_verifier(d)
@@ -135,9 +133,7 @@ class CheapestFilterSort(TaskTemplate):
                   Action("SetCategory", {"category": p["category"]}),
                   Action("ToggleBrand", {"brand": p["brand"]}),
                   Action("SortBy", {"order": "price_asc"})]
-        ranked = ranked_after(site, world, prefix)
-        return [*prefix, *explore_then_open(ranked, d.target, d.hard_negatives, open_action=OPEN,
-                                            back=BACK, entity_param="product_id"), ADD]
+        return [*_explore(d, world, site, prefix), ADD]
 
     def verifier(self, d: Draft, world: World) -> list[Condition]:
         return _cart_verifier(d)
@@ -183,9 +179,7 @@ class CartSwap(TaskTemplate):
 
     def oracle(self, d: Draft, world: World, site: Site) -> list[Action]:
         prefix = [Action("Search", {"query": d.params["query"]})]
-        ranked = ranked_after(site, world, prefix)
-        first = [*prefix, *explore_then_open(ranked, d.target, d.hard_negatives, open_action=OPEN,
-                                             back=BACK, entity_param="product_id"), ADD]
+        first = [*_explore(d, world, site, prefix), ADD]
         comp = d.companions[0]
         return [*first, Action("Search", {"query": d.params["companion_title"]}),
                 Action("OpenProduct", {"product_id": comp}), ADD, Action("OpenCart"),
@@ -231,10 +225,7 @@ class CompareSpecs(TaskTemplate):
 
     def oracle(self, d: Draft, world: World, site: Site) -> list[Action]:
         prefix = [Action("Search", {"query": d.params["query"]})]
-        ranked = ranked_after(site, world, prefix)
-        return [*prefix, *explore_then_open(ranked, d.target, d.hard_negatives, open_action=OPEN,
-                                            back=BACK, entity_param="product_id",
-                                            all_negatives=True), ADD]
+        return [*_explore(d, world, site, prefix, all_negatives=True), ADD]
 
     def verifier(self, d: Draft, world: World) -> list[Condition]:
         return _cart_verifier(d)
@@ -277,9 +268,7 @@ class CheckoutWithOptions(TaskTemplate):
     def oracle(self, d: Draft, world: World, site: Site) -> list[Action]:
         p = d.params
         prefix = [Action("Search", {"query": p["title"]})]
-        ranked = ranked_after(site, world, prefix)
-        return [*prefix, *explore_then_open(ranked, d.target, d.hard_negatives, open_action=OPEN,
-                                            back=BACK, entity_param="product_id"),
+        return [*_explore(d, world, site, prefix),
                 Action("SelectOption", {"option": "color", "value": p["color"]}),
                 Action("SelectOption", {"option": "size", "value": p["size"]}),
                 ADD, Action("OpenCart"), Action("ProceedToCheckout"),
@@ -297,9 +286,6 @@ class CheckoutWithOptions(TaskTemplate):
             Condition(fact="order.shipping", op="eq", value=p["speed"],
                       description=f"{p['speed']} shipping"),
         ]
-
-    def info_constraints(self, d: Draft, world: World, site: Site):
-        return super().info_constraints(d, world, site)
 
 
 class ReviewExtract(TaskTemplate):
@@ -337,10 +323,7 @@ class ReviewExtract(TaskTemplate):
 
     def oracle(self, d: Draft, world: World, site: Site) -> list[Action]:
         prefix = [Action("Search", {"query": d.params["query"]})]
-        ranked = ranked_after(site, world, prefix)
-        return [*prefix, *explore_then_open(ranked, d.target, d.hard_negatives, open_action=OPEN,
-                                            back=BACK, entity_param="product_id",
-                                            inspect=[Action("ShowReviews")]), ADD]
+        return [*_explore(d, world, site, prefix, inspect=[Action("ShowReviews")]), ADD]
 
     def verifier(self, d: Draft, world: World) -> list[Condition]:
         return _cart_verifier(d)
