@@ -1,8 +1,9 @@
 """GUI validation of a site (WebSTEP E.1, levels 1-3).
 
 1. MDP: the conformance checker and every oracle replayed through the transition function.
-2. GUI interaction: on every page the oracle sees, each bound element in the viewport is hit
-   by a click at its centre (no occlusion) and no native ``<select>`` is used.
+2. GUI interaction: on every page the oracle sees, a click at the centre of each bound element
+   in the viewport dispatches that element's action (no occlusion) and no native ``<select>``
+   is used.
 3. GUI trajectory replay: every oracle, executed by clicking and typing in Chromium, yields the
    same semantic trace as the MDP replay (action, parameters, resulting state), every action
    changes the state, and the final state passes the verifier.
@@ -33,10 +34,16 @@ _OCCLUSION_JS = """() => {
       continue;
     if (el.closest('details:not([open])') && !el.closest('summary')) continue;
     const r = el.getBoundingClientRect();
-    if (r.width === 0 || r.height === 0 || r.bottom < 0 || r.top > innerHeight) continue;
-    const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
-    if (!hit || !(hit === el || el.contains(hit) || hit.closest('[data-action]') === el))
-      bad.push(el.dataset.testid);
+    const cx = r.left + r.width / 2, cy = r.top + r.height / 2;
+    if (r.width === 0 || r.height === 0 || cy < 0 || cy >= innerHeight || cx < 0 || cx >= innerWidth)
+      continue;  // centre off screen: an agent scrolls first
+    const hit = document.elementFromPoint(cx, cy);
+    const menu = hit && hit.closest('details[open]');
+    if (menu && !menu.contains(el)) continue;  // an open dropdown covers it, as it should
+    const bound = hit && hit.closest('[data-action]');
+    const same = bound && bound.dataset.action === el.dataset.action
+                 && bound.dataset.params === el.dataset.params;
+    if (!same) bad.push(el.dataset.testid);  // a click at its centre would not dispatch it
   }
   return {occluded: bad, selects: document.querySelectorAll('select').length};
 }"""
