@@ -20,6 +20,7 @@ demo: setup
 
 test: setup
 	$(BIN)/ruff check src tests benchmarks
+	$(BIN)/mypy
 	$(BIN)/python -m pytest -q -p no:cacheprovider
 
 test-slow: setup

@@ -92,3 +92,24 @@ def test_report_on_missing_dir(tmp_path: Path) -> None:
 def test_trace_schema_is_json() -> None:
     schema = json.loads(_run("trace-schema").stdout)
     assert schema["title"] == "EpisodeTrace" and "steps" in schema["properties"]
+
+
+@pytest.mark.browser
+def test_validate_command_replays_oracles_in_chromium() -> None:
+    res = _run("validate", "--site", "mail", "--limit", "2")
+    assert res.exit_code == 0, res.output
+    assert "level 3 (GUI replay): ok" in res.output
+    assert "2 oracles replayed" in res.output
+
+
+@pytest.mark.browser
+def test_browser_run_writes_traces_with_screenshots(tmp_path: Path) -> None:
+    out = tmp_path / "b"
+    res = _run("run", "--site", "shopping", "--agent", "greedy", "--mode", "browser",
+               "--limit", "2", "--screenshots", "--out", str(out))
+    assert res.exit_code == 0, res.output
+    traces = sorted((out / "episodes" / "greedy" / "browser").glob("*.json"))
+    assert len(traces) == 2
+    data = json.loads(traces[0].read_text())
+    shots = [s["screenshot"] for s in data["steps"] if s["screenshot"]]
+    assert shots and all((traces[0].parent / s).is_file() for s in shots)

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from support import site_tasks
 
+from support import site_tasks
 from webmdp.runner.validate import validate_site
 from webmdp.sites import site_names
 

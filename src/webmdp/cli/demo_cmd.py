@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import typer
+from rich.progress import Progress, TaskID
 
 from webmdp.cli.common import console, progress, select_tasks, user_errors
 from webmdp.runner.local import RunConfig, run_tasks
+from webmdp.trace import EpisodeTrace
 
 DEMO_AGENTS = ("oracle", "greedy", "random")
 DEMO_SITES = ("shopping", "mail")
@@ -27,9 +30,12 @@ def demo(
             for agent in DEMO_AGENTS:
                 job = bar.add_task(f"{agent} · {mode}", total=len(tasks))
                 cfg = RunConfig(agent=agent, mode=mode, observation="axtree")  # type: ignore[arg-type]
-                run_tasks(tasks, out, cfg,
-                          on_episode=lambda _t, j=job: bar.advance(j))
+                run_tasks(tasks, out, cfg, on_episode=_advance(bar, job))
         text = markdown_report(metrics_rows(out))
     (out / "report.md").write_text(text + "\n")
     typer.echo(text)
     console.print(f"report written to {out / 'report.md'}")
+
+
+def _advance(bar: Progress, job: TaskID) -> Callable[[EpisodeTrace | None], None]:
+    return lambda _trace: bar.advance(job)

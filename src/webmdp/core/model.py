@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Self
 
 from webmdp.core.spec import Action, SurfaceKind
 
@@ -57,7 +57,7 @@ class State:
     surface: str
     focus: str | None = None
 
-    def replace(self, **changes: Any) -> State:
+    def replace(self, **changes: Any) -> Self:
         return dataclasses.replace(self, **changes)
 
     def to_dict(self) -> dict[str, Any]:

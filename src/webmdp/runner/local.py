@@ -55,8 +55,8 @@ def run_tasks(tasks: list[Task], out: Path, config: RunConfig,
 
     if config.mode == "semantic":
         for task in todo:
-            env = SemanticEnv(task, agent=config.agent, step_budget=config.step_budget)
-            done(run_episode(env, agent))
+            done(run_episode(SemanticEnv(task, agent=config.agent,
+                                         step_budget=config.step_budget), agent))
         return traces
     shots = store.episode_dir(config.agent, "browser") / "shots" if config.screenshots else None
     bcfg = BrowserConfig(step_budget=config.step_budget, screenshot_dir=shots,

@@ -35,8 +35,8 @@ _OCCLUSION_JS = """() => {
     if (el.closest('details:not([open])') && !el.closest('summary')) continue;
     const r = el.getBoundingClientRect();
     const cx = r.left + r.width / 2, cy = r.top + r.height / 2;
-    if (r.width === 0 || r.height === 0 || cy < 0 || cy >= innerHeight || cx < 0 || cx >= innerWidth)
-      continue;  // centre off screen: an agent scrolls first
+    const off = cy < 0 || cy >= innerHeight || cx < 0 || cx >= innerWidth;
+    if (r.width === 0 || r.height === 0 || off) continue;  // off screen: an agent scrolls first
     const hit = document.elementFromPoint(cx, cy);
     const menu = hit && hit.closest('details[open]');
     if (menu && !menu.contains(el)) continue;  // an open dropdown covers it, as it should
@@ -70,12 +70,12 @@ def semantic_signature(trace: EpisodeTrace) -> list[tuple[str, str, str]]:
 class _CheckingOracle(OracleAgent):
     """The oracle, plus a level-2 check on every page it observes."""
 
-    def __init__(self, env_ref: Callable[[], BrowserEnv], report: ValidationReport):
+    def __init__(self, env: BrowserEnv, report: ValidationReport):
         super().__init__()
-        self._env, self._report = env_ref, report
+        self._env, self._report = env, report
 
     def act(self, obs):  # type: ignore[no-untyped-def]
-        page = self._env().page
+        page = self._env.page
         res = page.evaluate(_OCCLUSION_JS)
         self._report.pages_checked += 1
         for tid in res["occluded"]:
@@ -99,7 +99,7 @@ def validate_site(site_name: str, tasks: list[Task],
             env = BrowserEnv(task, agent="oracle", server=server, host=host,
                              config=BrowserConfig(observation="axtree"))
             try:
-                got = run_episode(env, _CheckingOracle(lambda e=env: e, rep))
+                got = run_episode(env, _CheckingOracle(env, rep))
             except InfrastructureError as exc:
                 rep.level3.append(f"{task.id}: infrastructure error {exc}")
                 continue

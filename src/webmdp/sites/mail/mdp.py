@@ -48,7 +48,8 @@ def _to_list(s: S, world: World, **changes: Any) -> S:
 
 
 def _new_view(s: S, **changes: Any) -> S:
-    base = {"surface": LIST, "focus": None, "expanded": (), "page": 1, "selected": frozenset()}
+    base: dict[str, Any] = {"surface": LIST, "focus": None, "expanded": (), "page": 1,
+                            "selected": frozenset()}
     return s.replace(**{**base, **changes})
 
 
