@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
+from support import random_walk
 from webmdp.core.model import State, World
 from webmdp.core.spec import Action
-from webmdp.errors import InvalidAction
 from webmdp.sites import get_site
 from webmdp.sites._common import views
 from webmdp.tasks import Task, generate_site_tasks
@@ -59,20 +59,15 @@ def _tasks() -> tuple[Task, ...]:
 
 def _walk(world: World, seed: int, steps: int = 120) -> list[State]:
     rng = random.Random(seed)
-    state = SITE.initial_state(world)
-    out = [state]
-    for _ in range(steps):
-        act = rng.choice(SITE.observe(state, world).available)
+
+    def fill(act: Action) -> Action:
         params = dict(act.params)
         for p in SITE.action_spec(act.name).params:
             if p.text:
                 params[p.name] = rng.choice(TEXT[p.name])
-        try:
-            state = SITE.step(state, Action(act.name, params), world)
-        except InvalidAction:
-            continue
-        out.append(state)
-    return out
+        return Action(act.name, params)
+
+    return random_walk(SITE, world, rng, steps, fill)
 
 
 def _tour(world: World) -> list[State]:

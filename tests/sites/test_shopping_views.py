@@ -18,9 +18,9 @@ from typing import Any
 
 import pytest
 
+from support import random_walk
 from webmdp.core.model import Observation, State, World
 from webmdp.core.spec import Action
-from webmdp.errors import InvalidAction
 from webmdp.sites import get_site
 from webmdp.sites._common import views
 from webmdp.tasks import generate_site_tasks, make_task
@@ -68,16 +68,7 @@ def _fill(action: Action, world: World, rng: random.Random) -> Action:
 
 def _walk_states(world: World, seed: int, steps: int = 80) -> list[State]:
     rng = random.Random(seed)
-    state = SITE.initial_state(world)
-    out = [state]
-    for _ in range(steps):
-        avail = SITE.observe(state, world).available
-        try:
-            state = SITE.step(state, _fill(rng.choice(avail), world, rng), world)
-        except InvalidAction:
-            continue
-        out.append(state)
-    return out
+    return random_walk(SITE, world, rng, steps, lambda a: _fill(a, world, rng))
 
 
 def _tour_states(world: World) -> list[State]:
