@@ -16,7 +16,7 @@ from webmdp.env.episode import DEFAULT_STEP_BUDGET, Episode
 from webmdp.errors import BrowserError, InfrastructureError
 from webmdp.server.runner import ServerHandle
 from webmdp.tasks.model import Task
-from webmdp.trace import EpisodeTrace, SemanticTransition
+from webmdp.trace import EpisodeTrace, SemanticTransition, Termination
 
 _SETTLED = "() => !!window.__webmdp && window.__webmdp.pending === 0"
 
@@ -63,12 +63,12 @@ class BrowserEnv:
     # -- gymnasium API -------------------------------------------------------------------------
     def reset(self, *, seed: int | None = None, options: dict | None = None):
         self._close_context()
+        self.episode = Episode(self.task, agent=self.agent, mode="browser",
+                               step_budget=self.config.step_budget)
         created = self.server.control("POST", "/control/sessions",
                                       json={"site": self.task.site, "world": self.task.world})
         self.session_id = created["session_id"]
         self._seen = 0
-        self.episode = Episode(self.task, agent=self.agent, mode="browser",
-                               step_budget=self.config.step_budget)
         self.episode.start(created["initial_surface"], created["initial_revealed"])
         try:
             self.host.ensure()
@@ -126,14 +126,16 @@ class BrowserEnv:
         assert self.episode is not None
         return self.episode.trace
 
-    def abort(self, cause: str) -> EpisodeTrace:
-        """Seal the episode as an infrastructure error (the run goes on)."""
+    def seal(self, termination: Termination, *, infra_error: str | None = None,
+             agent_error: str | None = None) -> EpisodeTrace:
+        """End the episode early (infrastructure or agent failure); the run goes on."""
         assert self.episode is not None
-        try:
-            facts = self._facts()
-        except InfrastructureError:
-            facts = {}
-        return self.episode.close(facts, termination="infra_error", infra_error=cause)
+        facts: dict[str, Any] = {}
+        if self.session_id:
+            with contextlib.suppress(InfrastructureError):  # the server may be the fault
+                facts = self._facts()
+        return self.episode.close(facts, termination=termination, infra_error=infra_error,
+                                  agent_error=agent_error)
 
     # -- internals -----------------------------------------------------------------------------
     def _only_our_server(self, route: Any) -> None:

@@ -10,7 +10,7 @@ from webmdp.core.spec import Action
 from webmdp.env.episode import DEFAULT_STEP_BUDGET, Episode
 from webmdp.sites import get_site
 from webmdp.tasks.model import Task
-from webmdp.trace import EpisodeTrace
+from webmdp.trace import EpisodeTrace, Termination
 from webmdp.tracking import Tracker
 
 FINISH = "Finish"
@@ -54,24 +54,33 @@ class SemanticEnv:
         obs = self.site.observe(self.tracker.state, self.world)
         return {"text": obs.to_text(), "observation": obs, "instruction": self.task.instruction}
 
-    def step(self, action: Action | dict[str, Any], *, raw_output: str | None = None):
+    def step(self, action: Action | dict[str, Any], *, raw_output: str | None = None,
+             agent_s: float = 0.0):
         if self.episode is None or self.tracker is None or self.episode.done:
             raise RuntimeError("call reset() before step()")
         act = as_action(action)
         t0 = time.perf_counter()
         if act.name == FINISH:
-            self.episode.record(act.to_dict(), [], raw_output=raw_output)
+            self.episode.record(act.to_dict(), [], raw_output=raw_output, agent_s=agent_s)
             trace = self.episode.close(self.site.facts(self.tracker.state), termination="finished",
                                        answer=act.params.get("answer"))
             return self._obs(), float(trace.success), True, False, self._info()
         rec = self.tracker.apply(act)
-        self.episode.record(act.to_dict(), [rec], raw_output=raw_output,
+        self.episode.record(act.to_dict(), [rec], raw_output=raw_output, agent_s=agent_s,
                             env_s=time.perf_counter() - t0)
         truncated = self.episode.over_budget()
         if truncated:
             self.episode.close(self.site.facts(self.tracker.state), termination="budget")
         reward = float(self.episode.trace.success) if truncated else 0.0
         return self._obs(), reward, False, truncated, self._info(rec.error)
+
+    def seal(self, termination: Termination, *, infra_error: str | None = None,
+             agent_error: str | None = None) -> EpisodeTrace:
+        """End the episode early (agent failure); the run goes on."""
+        assert self.episode is not None
+        facts = self.site.facts(self.tracker.state) if self.tracker is not None else {}
+        return self.episode.close(facts, termination=termination, infra_error=infra_error,
+                                  agent_error=agent_error)
 
     def _info(self, error: str | None = None) -> dict[str, Any]:
         assert self.episode is not None
