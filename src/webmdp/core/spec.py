@@ -68,6 +68,16 @@ class ActionSpec:
         raise KeyError(name)
 
 
+def declare_action(name: str, skill: str, category: SkillCategory, *params: ParamSpec,
+                   changes_state: bool | None = None, doc: str = "") -> ActionSpec:
+    """Declare a site action. Commit actions change application state unless said otherwise
+    (WebSTEP Table 6: commit = "actions that modify the application state")."""
+    if changes_state is None:
+        changes_state = category is SkillCategory.COMMIT
+    return ActionSpec(name, skill, category, params, changes_state=changes_state,
+                      description=doc)
+
+
 @dataclass(frozen=True, slots=True)
 class VisibilitySpec:
     """Which entity fields each surface renders (WebSTEP Table 5)."""

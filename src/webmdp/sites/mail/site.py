@@ -16,6 +16,7 @@ from webmdp.core.spec import (
     SurfaceKind,
     SurfaceSpec,
     VisibilitySpec,
+    declare_action,
 )
 from webmdp.sites.mail import catalog as C
 from webmdp.sites.mail import mdp, observe
@@ -32,8 +33,7 @@ ADDR = ParamSpec("address", "str")
 IDX = ParamSpec("index", "int")
 
 
-def _a(name: str, skill: str, cat: SkillCategory, *params: ParamSpec, doc: str = "") -> ActionSpec:
-    return ActionSpec(name, skill, cat, tuple(params), changes_state=cat is CO, description=doc)
+_a = declare_action
 
 
 def _each(names: str, skill: str, cat: SkillCategory, *params: ParamSpec) -> list[ActionSpec]:

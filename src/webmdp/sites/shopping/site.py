@@ -16,6 +16,7 @@ from webmdp.core.spec import (
     SurfaceKind,
     SurfaceSpec,
     VisibilitySpec,
+    declare_action,
 )
 from webmdp.sites.shopping import catalog as C
 from webmdp.sites.shopping import mdp
@@ -28,9 +29,7 @@ NAV, SE, F, INS, CO = (SkillCategory.NAVIGATE, SkillCategory.SEARCH, SkillCatego
 PID = ParamSpec("product_id", "entity")
 
 
-def _a(name: str, skill: str, cat: SkillCategory, *params: ParamSpec, state: bool = False,
-       doc: str = "") -> ActionSpec:
-    return ActionSpec(name, skill, cat, tuple(params), changes_state=state, description=doc)
+_a = declare_action
 
 
 ACTIONS: tuple[ActionSpec, ...] = (
@@ -56,16 +55,15 @@ ACTIONS: tuple[ActionSpec, ...] = (
     _a("BackToResults", "backtrack_navigation", NAV),
     _a("ShowReviews", "review_inspection", INS),
     _a("SelectOption", "option_selection", CO, ParamSpec("option", "choice", ("color", "size")),
-       ParamSpec("value", "str"), state=True),
-    _a("AddToCart", "cart_management", CO, state=True),
+       ParamSpec("value", "str")),
+    _a("AddToCart", "cart_management", CO),
     _a("OpenCart", "cart_navigation", NAV),
-    _a("UpdateQuantity", "cart_management", CO, PID, ParamSpec("quantity", "int", text=True),
-       state=True),
-    _a("RemoveFromCart", "cart_management", CO, PID, state=True),
-    _a("ProceedToCheckout", "checkout_flow", CO, state=True),
+    _a("UpdateQuantity", "cart_management", CO, PID, ParamSpec("quantity", "int", text=True)),
+    _a("RemoveFromCart", "cart_management", CO, PID),
+    _a("ProceedToCheckout", "checkout_flow", CO),
     _a("SetShippingSpeed", "checkout_flow", CO,
-       ParamSpec("speed", "choice", tuple(C.SHIPPING_SPEEDS)), state=True),
-    _a("PlaceOrder", "checkout_flow", CO, state=True),
+       ParamSpec("speed", "choice", tuple(C.SHIPPING_SPEEDS))),
+    _a("PlaceOrder", "checkout_flow", CO),
     _a("ContinueShopping", "site_navigation", NAV),
 )
 
