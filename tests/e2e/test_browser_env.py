@@ -7,6 +7,7 @@ import struct
 
 import pytest
 
+from support import site_tasks
 from webmdp.agents import OracleAgent
 from webmdp.env.actions import GUIAction
 from webmdp.env.browser import BrowserConfig, BrowserEnv
@@ -43,9 +44,13 @@ def test_observation_has_screenshot_axtree_and_url(server, host, shopping_tasks)
         env.close()
 
 
-@pytest.mark.parametrize("index", [0, 33, 65, 97, 128, 161])
-def test_oracle_gui_trace_equals_mdp_trace(server, host, shopping_tasks, index) -> None:  # type: ignore[no-untyped-def]
-    task = shopping_tasks[index]
+# one task per template and every hard-negative count, on both sites
+@pytest.mark.parametrize("site,index", [
+    *(("shopping", i) for i in (0, 33, 65, 97, 128, 161)),
+    *(("mail", i) for i in (1, 34, 63, 94, 123, 155)),
+])
+def test_oracle_gui_trace_equals_mdp_trace(server, host, site, index) -> None:  # type: ignore[no-untyped-def]
+    task = site_tasks(site)[index]
     want = run_episode(SemanticEnv(task), OracleAgent())
     env = _env(task, server, host, observation="axtree")
     try:
@@ -54,6 +59,7 @@ def test_oracle_gui_trace_equals_mdp_trace(server, host, shopping_tasks, index) 
         env.close()
     assert got.success, (task.id, got.verifier, [t.action for t in got.transitions()])
     assert semantic_signature(got) == semantic_signature(want)
+    assert not [t for t in got.transitions() if t.error]
     assert len(got.steps) >= len(task.oracle)
     assert all(s.url for s in got.steps)
 

@@ -48,11 +48,10 @@ class SemanticView:
         seen: dict[tuple[str, str], Action] = {}
         for n in obs.get("nodes", []):
             name = n.get("action")
-            if not name or n.get("field"):
-                if name and n.get("field"):
-                    seen.setdefault((name, "{}"), Action(name, {}))
+            if not name:
                 continue
-            params = json.loads(n.get("params") or "{}")
+            # a text field offers its action with the typed parameters left to the agent
+            params = {} if n.get("field") else json.loads(n.get("params") or "{}")
             seen.setdefault((name, json.dumps(params, sort_keys=True)), Action(name, params))
         return cls(list(seen.values()))
 
