@@ -12,7 +12,7 @@ import hmac
 from pathlib import Path
 from typing import Any
 
-from fastapi import FastAPI, Header, HTTPException, Request
+from fastapi import FastAPI, Header, HTTPException
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
 from pydantic import BaseModel, Field
 
@@ -127,7 +127,7 @@ def create_app(token: str) -> FastAPI:
         return FileResponse(path)
 
     @app.get("/s/{sid}/{rest:path}", response_class=HTMLResponse)
-    def page(sid: str, rest: str, request: Request) -> HTMLResponse:
+    def page(sid: str, rest: str) -> HTMLResponse:  # any path under /s/{sid}/ renders the state
         sess = session(sid)
         site = get_site(sess.site_name)
         with sess.lock:
