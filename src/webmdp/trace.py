@@ -12,10 +12,15 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-TRACE_VERSION = 1
+TRACE_VERSION = 2
+"""2: model agents' annotations (thought, intent, model calls, plan, search tree, restores)
+and the stop-rule terminations. Version-1 files read unchanged (every new field has a default)."""
 
 Mode = Literal["semantic", "browser"]
-Termination = Literal["finished", "budget", "infra_error", "agent_error"]
+Termination = Literal["finished", "budget", "infra_error", "agent_error", "unparseable",
+                      "repeated_action"]
+"""``unparseable``: 3 consecutive outputs no grammar accepted; ``repeated_action``: the same
+action more than 3 times on an unchanged observation (stop rules of the planning paper, 6.3)."""
 
 
 class SemanticTransition(BaseModel):
@@ -37,6 +42,35 @@ class SemanticTransition(BaseModel):
     error: str | None = Field(None, description="why the action was invalid; state unchanged")
 
 
+class ModelCall(BaseModel):
+    """One request to a model endpoint, accounted for in the step that made it."""
+
+    provider: str
+    model: str
+    api: Literal["chat", "responses", "messages"] = "chat"
+    purpose: Literal["act", "plan", "replan", "value", "propose"] = "act"
+    prompt_tokens: int | None = None
+    completion_tokens: int | None = None
+    latency_s: float = 0.0
+    retries: int = 0
+    raw: str = Field("", description="the model's raw output (text, or JSON of tool calls)")
+    error: str | None = Field(None, description="why the call failed after its retries")
+    safety_checks: list[dict[str, Any]] = Field(
+        default_factory=list, description="OpenAI pending_safety_checks, recorded and acknowledged")
+
+
+class StepNotes(BaseModel):
+    """What a model agent says about one step beyond its action."""
+
+    thought: str | None = None
+    intent: dict[str, Any] | None = Field(
+        None, description="the action the agent stated it meant (element accuracy); else the "
+                          "executed action")
+    plan_step: int | None = Field(None, description="1-based plan step executed (plan agent)")
+    node: int | None = Field(None, description="search-tree node this step expanded (tree agent)")
+    model_calls: list[ModelCall] = Field(default_factory=list)
+
+
 class GUIStep(BaseModel):
     """One agent step: its raw output, parsed action and the transitions it caused."""
 
@@ -49,6 +83,47 @@ class GUIStep(BaseModel):
     env_s: float = 0.0
     transitions: list[SemanticTransition] = Field(default_factory=list)
     error: str | None = Field(None, description="invalid step: why the action was rejected")
+    notes: StepNotes | None = Field(None, description="model agents: thought, intent, calls")
+
+
+class PlanRecord(BaseModel):
+    """A plan the plan agent wrote (the first at step 0; later ones are replans)."""
+
+    at_step: int
+    steps: list[str]
+    reason: str = ""
+
+
+class SearchNode(BaseModel):
+    """A node of the tree agent's best-first search tree."""
+
+    id: int
+    parent: int | None
+    action: dict[str, Any] | None = None
+    step: int | None = Field(None, description="GUI step that created the node")
+    value: float
+    state_key: str = ""
+    expanded: bool = False
+
+
+class Restore(BaseModel):
+    """A backtrack: the session was restored to a snapshot before step ``before_step``."""
+
+    before_step: int
+    snapshot: str
+    node: int | None = None
+    state_key: str = ""
+
+
+class AgentLog(BaseModel):
+    """Episode-level record of a model agent: plans, the search tree, restores, stop rule."""
+
+    paradigm: str = ""
+    model: str = ""
+    grammar: str = ""
+    plans: list[PlanRecord] = Field(default_factory=list)
+    tree: list[SearchNode] = Field(default_factory=list)
+    stop_reason: str | None = None
 
 
 class EpisodeTrace(BaseModel):
@@ -74,6 +149,8 @@ class EpisodeTrace(BaseModel):
     infra_error: str | None = Field(None, description="cause of an infrastructure failure")
     agent_error: str | None = Field(None, description="exception raised inside the agent")
     duration_s: float = 0.0
+    restores: list[Restore] = Field(default_factory=list)
+    agent_log: AgentLog | None = None
 
     def transitions(self) -> list[SemanticTransition]:
         """The semantic trace, valid and rejected transitions in order."""
