@@ -12,7 +12,9 @@ of the agent::
     ├── GenerationError           a template could not build a valid task (e.g. no unique target)
     └── InfrastructureError       what the infrastructure did wrong (retried / recorded)
         ├── BrowserError          Chromium crashed, hung or could not start
-        └── ServerError           the webmdp server failed or refused a control request
+        ├── ServerError           the webmdp server failed or refused a control request
+        └── ModelEndpointError    a model endpoint failed after its retries (429 / 5xx /
+                                  timeout / refused), or a needed SDK extra is missing
 """
 
 from __future__ import annotations
@@ -73,3 +75,7 @@ class ServerError(InfrastructureError):
 def unknown_choice(kind: str, value: str, choices: list[str] | tuple[str, ...]) -> ConfigError:
     """One-line error naming the valid choices."""
     return ConfigError(f"unknown {kind} '{value}'; valid choices: {', '.join(sorted(choices))}")
+
+
+class ModelEndpointError(InfrastructureError):
+    """A model endpoint failed after its retries, or its SDK is not installed."""

@@ -1,7 +1,7 @@
 """Apply a semantic action and record it as a :class:`SemanticTransition`.
 
 Shared by the server (browser mode) and :class:`SemanticEnv`, so both modes produce the same
-semantic trace for the same actions.
+semantic trace for the same actions, and the same snapshot ids for tree-search backtracking.
 """
 
 from __future__ import annotations
@@ -11,13 +11,18 @@ import hashlib
 from webmdp.core.model import State, World
 from webmdp.core.site import Site
 from webmdp.core.spec import Action
-from webmdp.errors import InvalidAction
+from webmdp.errors import ConfigError, InvalidAction
 from webmdp.trace import SemanticTransition
 
 
 def state_key(state: State) -> str:
     """Stable digest of a state (identical across processes) for aligning traces."""
     return hashlib.blake2b(repr(state).encode(), digest_size=8).hexdigest()
+
+
+def unknown_snapshot(snapshot_id: str, taken: int) -> str:
+    """The one wording of a refused restore, in both modes and the control API."""
+    return f"unknown snapshot {snapshot_id!r}; this episode took {taken} snapshot(s)"
 
 
 class Tracker:
@@ -30,6 +35,22 @@ class Tracker:
         self.initial_revealed = sorted(site.observe(self.state, world).revealed())
         self.seen: set[tuple[str, str]] = set(self.initial_revealed)
         self.transitions: list[SemanticTransition] = []
+        self.snapshots: dict[str, State] = {}
+
+    def snapshot(self) -> str:
+        """Keep the current state (states are immutable) under a new id, ``snap-<n>``."""
+        sid = f"snap-{len(self.snapshots) + 1}"
+        self.snapshots[sid] = self.state
+        return sid
+
+    def restore(self, snapshot_id: str) -> State:
+        """Make a snapshot's state current. The transition log stays append-only and the
+        seen set is kept: a restore is not a transition and reveals nothing new."""
+        try:
+            self.state = self.snapshots[snapshot_id]
+        except KeyError:
+            raise ConfigError(unknown_snapshot(snapshot_id, len(self.snapshots))) from None
+        return self.state
 
     def apply(self, action: Action) -> SemanticTransition:
         """Apply ``action``; an invalid one is recorded with its error and changes nothing."""

@@ -19,7 +19,8 @@ def _run(*args: str):  # type: ignore[no-untyped-def]
 
 @pytest.mark.parametrize("args,needle", [
     (("run", "--site", "nope"), "unknown site 'nope'; valid choices: mail, shopping"),
-    (("run", "--agent", "nope"), "unknown agent 'nope'; valid choices: greedy, oracle, random"),
+    (("run", "--agent", "nope"),
+     "unknown agent 'nope'; valid choices: greedy, oracle, plan, random, step, tree"),
     (("run", "--mode", "vr"), "unknown mode 'vr'; valid choices: browser, semantic"),
     (("run", "--template", "nope"), "unknown template 'nope'; valid choices: cart_add_two"),
     (("tasks", "show", "shopping_9999"), "unknown task id 'shopping_9999'"),

@@ -9,23 +9,39 @@ from typing import Any, Protocol
 from webmdp.core.spec import Action
 from webmdp.env.actions import GUIAction
 from webmdp.tasks.model import Task
-from webmdp.trace import Mode
+from webmdp.trace import AgentLog, Mode, StepNotes, Termination
 
 
 @dataclass
 class AgentOutput:
-    """An agent's step: the action and, for model agents, the raw text it came from."""
+    """An agent's step: the action and, for model agents, the raw text it came from.
 
-    action: Action | GUIAction
+    ``error`` set: the output did not parse; the step is recorded as invalid (``action`` is
+    ignored). ``stop`` set: the agent ends the episode with that termination (a stop rule).
+    ``notes``: thought, stated intent, plan step, model calls, recorded on the step.
+    """
+
+    action: Action | GUIAction | None
     raw: str | None = None
+    notes: StepNotes | None = None
+    error: str | None = None
+    stop: Termination | None = None
 
 
 class Agent(Protocol):
-    """Anything with ``reset(task, mode)`` and ``act(observation) -> AgentOutput``."""
+    """Anything with ``reset(task, mode)`` and ``act(observation) -> AgentOutput``.
+
+    ``bind(env)`` is called after each reset: agents that search (snapshot / restore the
+    session) keep the env; others ignore it. ``log`` is the episode-level record a model agent
+    keeps (plans, search tree, stop reason), attached to the trace; None for others.
+    """
 
     name: str
+    log: AgentLog | None
 
     def reset(self, task: Task, mode: Mode) -> None: ...
+
+    def bind(self, env: Any) -> None: ...
 
     def act(self, obs: dict[str, Any]) -> AgentOutput: ...
 

@@ -18,13 +18,14 @@ from webmdp.env.actions import GUIAction, finish
 from webmdp.env.semantic import FINISH
 from webmdp.sites import get_site
 from webmdp.tasks.model import Task
-from webmdp.trace import Mode
+from webmdp.trace import AgentLog, Mode
 
 
 class PlanningAgent:
     """Base for built-in agents: subclasses choose the next semantic action (None = finish)."""
 
     name = "planning"
+    log: AgentLog | None = None
 
     def __init__(self, seed: int = 0):
         self.seed = seed
@@ -43,6 +44,9 @@ class PlanningAgent:
 
     def start(self, task: Task) -> None:
         """Per-episode initialisation."""
+
+    def bind(self, env: Any) -> None:
+        """Built-in agents only act through observations."""
 
     def choose(self, view: SemanticView) -> Action | None:
         raise NotImplementedError

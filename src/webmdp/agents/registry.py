@@ -6,13 +6,18 @@ import importlib
 from typing import Any
 
 from webmdp.agents.base import Agent
-from webmdp.errors import unknown_choice
+from webmdp.errors import ConfigError, unknown_choice
 
 _AGENTS: dict[str, str] = {
     "oracle": "webmdp.agents.builtin:OracleAgent",
     "random": "webmdp.agents.builtin:RandomAgent",
     "greedy": "webmdp.agents.builtin:GreedyAgent",
+    "step": "webmdp.agents.llm:StepAgent",
+    "plan": "webmdp.agents.llm:PlanAgent",
+    "tree": "webmdp.agents.llm:TreeAgent",
 }
+MODEL_AGENTS = ("step", "plan", "tree")
+"""Agents driven by a model: they need ``config=ModelAgentConfig(model=...)``."""
 
 
 def register_agent(name: str, entry_point: str) -> None:
@@ -26,5 +31,10 @@ def agent_names() -> list[str]:
 def make_agent(name: str, **kwargs: Any) -> Agent:
     if name not in _AGENTS:
         raise unknown_choice("agent", name, agent_names())
+    if name in MODEL_AGENTS and kwargs.get("config") is None:
+        raise ConfigError(f"agent '{name}' is driven by a model: give --model PROVIDER/MODEL "
+                          "(e.g. openai/gpt-4o, vllm/ui-tars-1.5-7b)")
+    if name not in MODEL_AGENTS:
+        kwargs.pop("config", None)
     module, attr = _AGENTS[name].split(":")
     return getattr(importlib.import_module(module), attr)(**kwargs)

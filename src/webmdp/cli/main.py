@@ -6,7 +6,7 @@ import json
 
 import typer
 
-from webmdp.cli import demo_cmd, report_cmd, run_cmd, tasks_cmd, validate_cmd
+from webmdp.cli import agents_cmd, demo_cmd, report_cmd, run_cmd, tasks_cmd, validate_cmd
 
 app = typer.Typer(
     name="webmdp",
@@ -16,6 +16,7 @@ app = typer.Typer(
     add_completion=False,
 )
 app.add_typer(tasks_cmd.app, name="tasks")
+app.add_typer(agents_cmd.app, name="agents")
 app.command("run")(run_cmd.run)
 app.command("report")(report_cmd.report)
 app.command("validate")(validate_cmd.validate)

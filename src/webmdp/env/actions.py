@@ -76,6 +76,10 @@ class GUIAction(BaseModel):
     option: str | None = None
     seconds: float | None = None
     answer: str | None = None
+    modifiers: list[str] = []
+    """Keys held during a pointer action (``["Shift"]``, ``["ctrl"]``), normalised."""
+    replace: bool = False
+    """``type`` into an element: select its content first, so the text replaces it."""
 
     @model_validator(mode="after")
     def _complete(self) -> GUIAction:
@@ -88,6 +92,7 @@ class GUIAction(BaseModel):
             if not self.key.strip():
                 raise ValueError("key needs a key name, e.g. Enter or ctrl+a")
             self.key = normalize_key(self.key)
+        self.modifiers = [normalize_key(m) for m in self.modifiers if m.strip()]
         if self.kind == "select_option" and (self.element is None or self.option is None):
             raise ValueError("select_option needs an element id and an option")
         if self.kind == "scroll" and self.direction is not None:

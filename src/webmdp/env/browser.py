@@ -8,17 +8,55 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
+from pydantic import ValidationError
+
 from webmdp.env.actions import GUIAction
 from webmdp.env.axtree import SCRIPT as AXTREE_JS
 from webmdp.env.axtree import render_axtree
 from webmdp.env.chromium import VIEWPORT, BrowserHost
-from webmdp.env.episode import DEFAULT_STEP_BUDGET, Episode
-from webmdp.errors import BrowserError, InfrastructureError
+from webmdp.env.episode import DEFAULT_STEP_BUDGET, INVALID_KIND, Episode
+from webmdp.errors import AgentFault, BrowserError, ConfigError, InfrastructureError
 from webmdp.server.runner import ServerHandle
 from webmdp.tasks.model import Task
-from webmdp.trace import EpisodeTrace, SemanticTransition, Termination
+from webmdp.trace import EpisodeTrace, SemanticTransition, StepNotes, Termination
+from webmdp.tracking import unknown_snapshot
 
 _SETTLED = "() => !!window.__webmdp && window.__webmdp.pending === 0"
+# Back / Forward: the page's popstate handler dispatches the site's back action; wait until
+# that popstate has happened (a fresh document has no flag) and its dispatch has rendered.
+# The Navigation API lists only this site's entries: none in that direction means the Back
+# (Forward) button is disabled; an entry of another document loads afresh (no popstate).
+_ARM_POPSTATE = """(step) => {
+  const entry = navigation.entries()[navigation.currentEntry.index + step];
+  if (!entry) return false;
+  window.__webmdpPopped = entry.sameDocument ? false : undefined;
+  if (entry.sameDocument)
+    addEventListener("popstate", () => { window.__webmdpPopped = true; }, {once: true});
+  return true;
+}"""
+_POPPED = ("() => window.__webmdpPopped !== false && !!window.__webmdp"
+           " && window.__webmdp.pending === 0")
+# A wheel scroll may be animated: resolve once no scroll event has fired for a few frames.
+_SCROLL_SETTLED = """() => new Promise(resolve => {
+  let quiet = 0;
+  const reset = () => { quiet = 0; };
+  addEventListener("scroll", reset, {capture: true, passive: true});
+  const tick = () => {
+    if (++quiet >= 6) { removeEventListener("scroll", reset, {capture: true}); resolve(true); }
+    else requestAnimationFrame(tick);
+  };
+  requestAnimationFrame(tick);
+})"""
+# Element ids of the last observation must not linger on elements this one leaves out.
+_OBSERVE = f"""() => {{
+  for (const el of document.querySelectorAll("[data-webmdp-eid]"))
+    el.removeAttribute("data-webmdp-eid");
+  return ({AXTREE_JS.strip()}
+  )();
+}}"""
+_OPTIONS = "el => [...el.options].map(o => [o.label, o.value])"
+DEFAULT_WAIT_S = 0.5
+MAX_WAIT_S = 5.0
 
 
 @dataclass(frozen=True)
@@ -37,7 +75,9 @@ class BrowserEnv:
 
     Observation: ``{"screenshot": png bytes, "axtree": text, "nodes": [...], "url",
     "instruction"}``. Actions: :class:`GUIAction` (or dict). Every step records the semantic
-    transitions it caused. Owns a server and a browser unless given shared ones.
+    transitions it caused; an action the page cannot take (an element id not on the page, an
+    option the ``<select>`` lacks, an unknown key) is an invalid step. Owns a server and a
+    browser unless given shared ones. :meth:`snapshot` / :meth:`restore` backtrack the session.
     """
 
     mode = "browser"
@@ -58,6 +98,8 @@ class BrowserEnv:
         self._seen = 0
         self._nodes: list[dict[str, Any]] = []
         self._last_obs: dict[str, Any] = {}
+        self._pointer = (0.0, 0.0)
+        self._snapshots: set[str] = set()
         self.close_error: str | None = None
 
     # -- gymnasium API -------------------------------------------------------------------------
@@ -69,6 +111,8 @@ class BrowserEnv:
                                       json={"site": self.task.site, "world": self.task.world})
         self.session_id = created["session_id"]
         self._seen = 0
+        self._pointer = (0.0, 0.0)
+        self._snapshots = set()
         self.episode.start(created["initial_surface"], created["initial_revealed"])
         try:
             self.host.ensure()
@@ -84,35 +128,74 @@ class BrowserEnv:
         return obs, {"task_id": self.task.id, "instruction": self.task.instruction}
 
     def step(self, action: GUIAction | dict[str, Any], *, raw_output: str | None = None,
-             agent_s: float = 0.0):
-        if self.episode is None or self.episode.done:
-            raise RuntimeError("call reset() before step()")
-        act = action if isinstance(action, GUIAction) else GUIAction.model_validate(action)
+             agent_s: float = 0.0, notes: StepNotes | None = None):
+        episode = self._live()
+        try:
+            act = action if isinstance(action, GUIAction) else GUIAction.model_validate(action)
+        except ValidationError as exc:
+            return self.record_invalid(f"malformed action {action!r}: {exc}",
+                                       raw_output=raw_output, agent_s=agent_s, notes=notes)
         t0 = time.perf_counter()
         if act.kind == "finish":
-            self.episode.record(act.to_dict(), [], raw_output=raw_output, url=self.page.url,
-                                agent_s=agent_s)
-            trace = self.episode.close(self._facts(), termination="finished", answer=act.answer)
+            episode.record(act.to_dict(), [], raw_output=raw_output, url=self.page.url,
+                           agent_s=agent_s, notes=notes)
+            trace = episode.close(self._facts(), termination="finished", answer=act.answer)
             return self._last_obs, float(trace.success), True, False, self._info()
+        fault: str | None = None
         try:
-            self._perform(act)
-            self._settle()
+            try:
+                self._perform(act)
+            except AgentFault as exc:  # the agent's mistake: an invalid step, the page as it is
+                fault = str(exc)
+            self._settle(_POPPED if act.kind in ("go_back", "go_forward") else _SETTLED)
             obs = self._observe()
         except InfrastructureError:
             raise
         except Exception as exc:
             raise BrowserError(f"{act.kind} failed: {exc}", task_id=self.task.id,
-                               step=self.episode.n_steps) from exc
+                               step=episode.n_steps) from exc
         transitions = self._new_transitions()
         shot = self._save_screenshot(obs)
-        self.episode.record(act.to_dict(), transitions, raw_output=raw_output, url=obs["url"],
-                            agent_s=agent_s, env_s=time.perf_counter() - t0, screenshot=shot)
-        truncated = self.episode.over_budget()
-        if truncated:
-            self.episode.close(self._facts(), termination="budget")
-        reward = float(self.episode.trace.success) if truncated else 0.0
-        errors = [t.error for t in transitions if t.error]
-        return obs, reward, False, truncated, self._info(errors[0] if errors else None)
+        step = episode.record(act.to_dict(), transitions, raw_output=raw_output, url=obs["url"],
+                              agent_s=agent_s, env_s=time.perf_counter() - t0,
+                              screenshot=shot, error=fault, notes=notes)
+        return self._after_step(obs, step.error)
+
+    def record_invalid(self, error: str, *, raw_output: str | None = None, agent_s: float = 0.0,
+                       notes: StepNotes | None = None):
+        """A step whose model output gave no action: recorded with ``error``, no transition;
+        it counts against the step budget. Returns the step 5-tuple (the last observation)."""
+        episode = self._live()
+        episode.record({"kind": INVALID_KIND}, [], raw_output=raw_output, url=self._last_obs.get(
+            "url"), agent_s=agent_s, error=error, notes=notes)
+        return self._after_step(self._last_obs, error)
+
+    def snapshot(self) -> str:
+        """Keep the session's current semantic state on the server; returns its id."""
+        self._live()
+        data = self.server.control("POST", f"/control/sessions/{self.session_id}/snapshots")
+        self._snapshots.add(data["snapshot_id"])
+        return data["snapshot_id"]
+
+    def restore(self, snapshot_id: str, *, node: int | None = None) -> dict[str, Any]:
+        """Backtrack the session to a snapshot and re-render it in the page (reload, settle,
+        observe), so page and MDP agree; recorded in ``trace.restores``. Returns the new
+        observation. Raises :class:`ConfigError` for an id this episode never made."""
+        episode = self._live()
+        if snapshot_id not in self._snapshots:
+            raise ConfigError(unknown_snapshot(snapshot_id, len(self._snapshots)),
+                              task_id=self.task.id)
+        data = self.server.control("POST", f"/control/sessions/{self.session_id}/restore",
+                                   json={"snapshot_id": snapshot_id})
+        try:
+            self.page.goto(self.server.url + data["url"], wait_until="load")
+            self._settle()
+            obs = self._observe()
+        except Exception as exc:
+            raise BrowserError(f"restore failed: {exc}", task_id=self.task.id,
+                               step=episode.n_steps) from exc
+        episode.record_restore(snapshot_id, node=node, state_key=data["state_key"])
+        return obs
 
     def close(self) -> None:
         self._close_context()
@@ -126,9 +209,15 @@ class BrowserEnv:
         assert self.episode is not None
         return self.episode.trace
 
+    @property
+    def pointer(self) -> tuple[float, float]:
+        """Where the mouse is: the last point a pointer action went to (viewport pixels)."""
+        return self._pointer
+
     def seal(self, termination: Termination, *, infra_error: str | None = None,
              agent_error: str | None = None) -> EpisodeTrace:
-        """End the episode early (infrastructure or agent failure); the run goes on."""
+        """End the episode early (infrastructure or agent failure, a stop rule); the run goes
+        on."""
         assert self.episode is not None
         facts: dict[str, Any] = {}
         if self.session_id:
@@ -137,55 +226,161 @@ class BrowserEnv:
         return self.episode.close(facts, termination=termination, infra_error=infra_error,
                                   agent_error=agent_error)
 
+    # -- actions -------------------------------------------------------------------------------
+    def _perform(self, act: GUIAction) -> None:
+        """Carry out one action as a user would; :class:`AgentFault` when the page cannot.
+        ``modifiers`` are held down around a pointer or scroll action."""
+        if not act.modifiers or act.kind in ("type", "key", "select_option", "go_back",
+                                             "go_forward", "wait"):
+            self._act(act)
+            return
+        held: list[str] = []
+        try:
+            for mod in act.modifiers:
+                self._keyboard(self.page.keyboard.down, mod)
+                held.append(mod)
+            self._act(act)
+        finally:
+            for mod in reversed(held):
+                self.page.keyboard.up(mod)
+
+    def _act(self, act: GUIAction) -> None:
+        mouse = self.page.mouse
+        kind = act.kind
+        if kind in ("click", "right_click", "double_click", "triple_click"):
+            x, y = self._target(act)
+            button = "right" if kind == "right_click" else act.button
+            if kind == "double_click":
+                mouse.dblclick(x, y, button=button)
+            else:
+                mouse.click(x, y, button=button, click_count=3 if kind == "triple_click" else 1)
+        elif kind == "move":
+            mouse.move(*self._target(act))
+        elif kind in ("mouse_down", "mouse_up"):
+            if self._has_point(act):
+                mouse.move(*self._target(act))
+            (mouse.down if kind == "mouse_down" else mouse.up)(button=act.button)
+        elif kind == "drag":
+            assert act.x2 is not None and act.y2 is not None
+            mouse.move(*self._target(act))
+            mouse.down(button=act.button)
+            mouse.move(act.x2, act.y2, steps=5)
+            mouse.up(button=act.button)
+            self._pointer = (act.x2, act.y2)
+        elif kind == "scroll":
+            if self._has_point(act):
+                mouse.move(*self._target(act))
+            mouse.wheel(act.dx, act.dy)
+            self.page.evaluate(_SCROLL_SETTLED)
+        elif kind == "type":
+            if act.element is not None:
+                mouse.click(*self._target(act))
+            if act.replace:  # the typed text replaces the field's content
+                self._keyboard(self.page.keyboard.press, "Control+a")
+                self._keyboard(self.page.keyboard.press, "Delete")
+            self.page.keyboard.type(act.text)
+        elif kind == "key":
+            self._keyboard(self.page.keyboard.press, act.key)
+        elif kind == "select_option":
+            self._select(act)
+        elif kind in ("go_back", "go_forward"):
+            back = kind == "go_back"
+            if self.page.evaluate(_ARM_POPSTATE, -1 if back else 1):
+                (self.page.go_back if back else self.page.go_forward)()
+        elif kind == "wait":
+            seconds = DEFAULT_WAIT_S if act.seconds is None else act.seconds
+            self.page.wait_for_timeout(max(0.0, min(seconds, MAX_WAIT_S)) * 1000)
+
+    @staticmethod
+    def _has_point(act: GUIAction) -> bool:
+        return act.element is not None or (act.x is not None and act.y is not None)
+
+    def _target(self, act: GUIAction) -> tuple[float, float]:
+        """Where a pointer action lands (the element's centre, scrolled into view first when
+        it is off screen); remembered as the pointer position."""
+        if act.element is None:
+            assert act.x is not None and act.y is not None
+            point = (act.x, act.y)
+        else:
+            node = self._node(act.element)
+            point = (node["x"], node["y"])
+            if not node.get("in_viewport", True):
+                loc = self._element(act.element)
+                loc.scroll_into_view_if_needed()
+                box = loc.bounding_box()
+                if box is None:
+                    raise AgentFault(f"element {act.element} is no longer on the page")
+                point = (box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        self._pointer = point
+        return point
+
+    def _node(self, element: int) -> dict[str, Any]:
+        for n in self._nodes:
+            if n.get("id") == element:
+                return n
+        raise AgentFault(f"no element with id {element} in the observation")
+
+    def _element(self, element: int) -> Any:
+        return self.page.locator(f'[data-webmdp-eid="{element}"]').first
+
+    @staticmethod
+    def _keyboard(press: Any, key: str) -> None:
+        """``press(key)``; a key name Playwright does not know is the agent's mistake."""
+        try:
+            press(key)
+        except Exception as exc:
+            if "Unknown key" in str(exc):
+                raise AgentFault(f"unknown key {key!r}") from exc
+            raise
+
+    def _select(self, act: GUIAction) -> None:
+        """Choose an option of a ``<select>`` by its label, else by its value."""
+        assert act.element is not None and act.option is not None
+        node = self._node(act.element)
+        if node.get("tag") != "select":
+            raise AgentFault(f"element {act.element} is a <{node.get('tag')}>, not a <select>")
+        loc = self._element(act.element)
+        options: list[list[str]] = loc.evaluate(_OPTIONS)
+        wanted = act.option.strip()
+        for by, i in (("label", 0), ("value", 1)):
+            if any(o[i] == act.option for o in options):
+                loc.select_option(**{by: act.option})
+                return
+        for label, _ in options:  # a near miss in case or spacing still names one option
+            if label.strip().casefold() == wanted.casefold():
+                loc.select_option(label=label)
+                return
+        raise AgentFault(f"element {act.element} has no option {act.option!r}; options: "
+                         f"{[o[0] for o in options]}")
+
     # -- internals -----------------------------------------------------------------------------
+    def _live(self) -> Episode:
+        if self.episode is None or self.episode.done:
+            raise RuntimeError("no episode in progress: call reset() first")
+        return self.episode
+
+    def _after_step(self, obs: dict[str, Any], error: str | None):
+        episode = self._live()
+        truncated = episode.over_budget()
+        if truncated:
+            episode.close(self._facts(), termination="budget")
+        reward = float(episode.trace.success) if truncated else 0.0
+        return obs, reward, False, truncated, self._info(error)
+
     def _only_our_server(self, route: Any) -> None:
         if route.request.url.startswith(self.server.url + "/"):
             route.continue_()
         else:
             route.abort("blockedbyclient")
 
-    def _point(self, act: GUIAction) -> tuple[float, float]:
-        if act.element is not None:
-            for n in self._nodes:
-                if n.get("id") == act.element:
-                    return n["x"], n["y"]
-            raise BrowserError(f"no element with id {act.element}")
-        assert act.x is not None and act.y is not None
-        return act.x, act.y
-
-    def _perform(self, act: GUIAction) -> None:
-        mouse, kb = self.page.mouse, self.page.keyboard
-        if act.kind in ("click", "double_click", "right_click"):
-            x, y = self._point(act)
-            if act.kind == "click":
-                mouse.click(x, y)
-            elif act.kind == "double_click":
-                mouse.dblclick(x, y)
-            else:
-                mouse.click(x, y, button="right")
-        elif act.kind == "drag":
-            mouse.move(*self._point(act))
-            mouse.down()
-            mouse.move(act.x2, act.y2, steps=5)
-            mouse.up()
-        elif act.kind == "scroll":
-            if act.element is not None or act.x is not None:
-                mouse.move(*self._point(act))
-            mouse.wheel(act.dx, act.dy)
-        elif act.kind == "type":
-            if act.element is not None:
-                mouse.click(*self._point(act))
-            kb.type(act.text)
-        elif act.kind == "key":
-            kb.press(act.key)
-        elif act.kind == "wait":
-            self.page.wait_for_timeout(max(0.0, min(act.seconds, 5.0)) * 1000)
-
-    def _settle(self) -> None:
-        """Wait for the page's own signal that every dispatch has rendered (no fixed sleeps)."""
+    def _settle(self, condition: str = _SETTLED) -> None:
+        """Wait for the page's own signal that every dispatch has rendered (no fixed sleeps).
+        A page off the site (Back past the first page) has nothing to wait for."""
         for _ in range(3):
+            if not self.page.url.startswith(self.server.url + "/"):
+                return
             try:
-                self.page.wait_for_function(_SETTLED, polling="raf")
+                self.page.wait_for_function(condition, polling="raf")
                 return
             except Exception as exc:
                 if "context was destroyed" not in str(exc) and "navigat" not in str(exc):
@@ -195,7 +390,7 @@ class BrowserEnv:
 
     def _observe(self) -> dict[str, Any]:
         obs: dict[str, Any] = {"url": self.page.url, "instruction": self.task.instruction}
-        self._nodes = self.page.evaluate(AXTREE_JS)
+        self._nodes = self.page.evaluate(_OBSERVE)
         obs["nodes"] = self._nodes
         if self.config.observation in ("axtree", "both"):
             obs["axtree"] = render_axtree(self._nodes)

@@ -7,9 +7,23 @@ from typing import Any
 
 from webmdp.tasks.model import Task
 from webmdp.tasks.verifier import verify
-from webmdp.trace import EpisodeTrace, GUIStep, Mode, SemanticTransition, Termination
+from webmdp.trace import (
+    EpisodeTrace,
+    GUIStep,
+    Mode,
+    Restore,
+    SemanticTransition,
+    StepNotes,
+    Termination,
+)
 
 DEFAULT_STEP_BUDGET = 50
+INVALID_KIND = "invalid"
+"""``{"kind": "invalid"}`` is the action recorded for a step whose model output gave no action
+(the envs' ``record_invalid``)."""
+AGENT_ENDINGS: tuple[Termination, ...] = ("finished", "agent_error", "unparseable",
+                                          "repeated_action")
+"""Terminations that are the agent's own ending (``terminated``), not an outside limit."""
 
 
 class Episode:
@@ -33,13 +47,22 @@ class Episode:
 
     def record(self, action: dict[str, Any], transitions: list[SemanticTransition], *,
                raw_output: str | None = None, url: str | None = None, agent_s: float = 0.0,
-               env_s: float = 0.0, screenshot: str | None = None) -> GUIStep:
+               env_s: float = 0.0, screenshot: str | None = None, error: str | None = None,
+               notes: StepNotes | None = None) -> GUIStep:
+        """Append a step; ``error`` (else the first rejected transition's) marks it invalid."""
         errors = [t.error for t in transitions if t.error]
         step = GUIStep(index=self.n_steps, raw_output=raw_output, action=action, url=url,
                        agent_s=agent_s, env_s=env_s, transitions=transitions,
-                       screenshot=screenshot, error=errors[0] if errors else None)
+                       screenshot=screenshot, error=error or (errors[0] if errors else None),
+                       notes=notes)
         self.trace.steps.append(step)
         return step
+
+    def record_restore(self, snapshot: str, *, node: int | None, state_key: str) -> Restore:
+        """Note a backtrack to ``snapshot`` before the next step."""
+        rec = Restore(before_step=self.n_steps, snapshot=snapshot, node=node, state_key=state_key)
+        self.trace.restores.append(rec)
+        return rec
 
     def over_budget(self) -> bool:
         return self.n_steps >= self.step_budget
@@ -53,7 +76,7 @@ class Episode:
         tr.success = termination != "infra_error" and bool(tr.verifier) and all(
             tr.verifier.values())
         tr.termination = termination
-        tr.terminated = termination in ("finished", "agent_error")
+        tr.terminated = termination in AGENT_ENDINGS
         tr.truncated = termination == "budget"
         tr.final_answer = answer
         tr.infra_error = infra_error

@@ -7,11 +7,11 @@ from typing import Any
 
 from webmdp.core.model import World
 from webmdp.core.spec import Action
-from webmdp.env.episode import DEFAULT_STEP_BUDGET, Episode
+from webmdp.env.episode import DEFAULT_STEP_BUDGET, INVALID_KIND, Episode
 from webmdp.sites import get_site
 from webmdp.tasks.model import Task
-from webmdp.trace import EpisodeTrace, Termination
-from webmdp.tracking import Tracker
+from webmdp.trace import EpisodeTrace, StepNotes, Termination
+from webmdp.tracking import Tracker, state_key
 
 FINISH = "Finish"
 
@@ -27,8 +27,9 @@ class SemanticEnv:
 
     Observation: ``{"text", "observation", "instruction"}``. Actions: :class:`Action` (or its
     dict form); ``Action("Finish", {"answer": ...})`` ends the episode. An invalid action is
-    recorded as an invalid step and the episode goes on. ``terminated``: the agent finished;
-    ``truncated``: the step budget ran out.
+    recorded as an invalid step and the episode goes on, as is model output that gave no action
+    (:meth:`record_invalid`). ``terminated``: the agent finished; ``truncated``: the step budget
+    ran out. :meth:`snapshot` / :meth:`restore` let a tree-search agent backtrack.
     """
 
     mode = "semantic"
@@ -54,29 +55,63 @@ class SemanticEnv:
         obs = self.site.observe(self.tracker.state, self.world)
         return {"text": obs.to_text(), "observation": obs, "instruction": self.task.instruction}
 
-    def step(self, action: Action | dict[str, Any], *, raw_output: str | None = None,
-             agent_s: float = 0.0):
+    def _live(self) -> tuple[Episode, Tracker]:
         if self.episode is None or self.tracker is None or self.episode.done:
-            raise RuntimeError("call reset() before step()")
-        act = as_action(action)
+            raise RuntimeError("no episode in progress: call reset() first")
+        return self.episode, self.tracker
+
+    def step(self, action: Action | dict[str, Any], *, raw_output: str | None = None,
+             agent_s: float = 0.0, notes: StepNotes | None = None):
+        episode, tracker = self._live()
+        try:
+            act = as_action(action)
+        except (KeyError, TypeError, ValueError) as exc:
+            return self.record_invalid(f"malformed action {action!r}: {exc!r}",
+                                       raw_output=raw_output, agent_s=agent_s, notes=notes)
         t0 = time.perf_counter()
         if act.name == FINISH:
-            self.episode.record(act.to_dict(), [], raw_output=raw_output, agent_s=agent_s)
-            trace = self.episode.close(self.site.facts(self.tracker.state), termination="finished",
-                                       answer=act.params.get("answer"))
+            episode.record(act.to_dict(), [], raw_output=raw_output, agent_s=agent_s, notes=notes)
+            trace = episode.close(self.site.facts(tracker.state), termination="finished",
+                                  answer=act.params.get("answer"))
             return self._obs(), float(trace.success), True, False, self._info()
-        rec = self.tracker.apply(act)
-        self.episode.record(act.to_dict(), [rec], raw_output=raw_output, agent_s=agent_s,
-                            env_s=time.perf_counter() - t0)
-        truncated = self.episode.over_budget()
+        rec = tracker.apply(act)
+        episode.record(act.to_dict(), [rec], raw_output=raw_output, agent_s=agent_s,
+                       env_s=time.perf_counter() - t0, notes=notes)
+        return self._after_step(rec.error)
+
+    def record_invalid(self, error: str, *, raw_output: str | None = None, agent_s: float = 0.0,
+                       notes: StepNotes | None = None):
+        """A step whose model output gave no action: recorded with ``error``, no transition;
+        it counts against the step budget. Returns the step 5-tuple."""
+        episode, _ = self._live()
+        episode.record({"kind": INVALID_KIND}, [], raw_output=raw_output, agent_s=agent_s,
+                       error=error, notes=notes)
+        return self._after_step(error)
+
+    def _after_step(self, error: str | None):
+        episode, tracker = self._live()
+        truncated = episode.over_budget()
         if truncated:
-            self.episode.close(self.site.facts(self.tracker.state), termination="budget")
-        reward = float(self.episode.trace.success) if truncated else 0.0
-        return self._obs(), reward, False, truncated, self._info(rec.error)
+            episode.close(self.site.facts(tracker.state), termination="budget")
+        reward = float(episode.trace.success) if truncated else 0.0
+        return self._obs(), reward, False, truncated, self._info(error)
+
+    def snapshot(self) -> str:
+        """Keep the current semantic state; returns its id for :meth:`restore`."""
+        _, tracker = self._live()
+        return tracker.snapshot()
+
+    def restore(self, snapshot_id: str, *, node: int | None = None) -> dict[str, Any]:
+        """Backtrack to a snapshot (recorded in ``trace.restores``; no transition, no step):
+        returns the observation there. Raises :class:`ConfigError` for an unknown id."""
+        episode, tracker = self._live()
+        state = tracker.restore(snapshot_id)
+        episode.record_restore(snapshot_id, node=node, state_key=state_key(state))
+        return self._obs()
 
     def seal(self, termination: Termination, *, infra_error: str | None = None,
              agent_error: str | None = None) -> EpisodeTrace:
-        """End the episode early (agent failure); the run goes on."""
+        """End the episode early (agent failure or a stop rule); the run goes on."""
         assert self.episode is not None
         facts = self.site.facts(self.tracker.state) if self.tracker is not None else {}
         return self.episode.close(facts, termination=termination, infra_error=infra_error,

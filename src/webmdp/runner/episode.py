@@ -13,22 +13,48 @@ from webmdp.trace import EpisodeTrace
 def run_episode(env: Any, agent: Agent) -> EpisodeTrace:
     """reset, then act/step until terminated or truncated.
 
-    An infrastructure fault (browser crash or hang, server error) seals the episode as
-    ``infra_error`` with its cause; an exception inside the agent as ``agent_error``.
+    An output that did not parse is recorded as an invalid step; an agent's stop rule seals the
+    episode with its termination. An infrastructure fault (browser crash or hang, server or
+    model endpoint error) seals it as ``infra_error`` with its cause; an exception inside the
+    agent as ``agent_error``. The agent's log (plans, search tree) is attached either way.
     """
     try:
-        obs, _ = env.reset()
-        agent.reset(env.task, env.mode)
-        while True:
-            t0 = time.perf_counter()
-            try:
-                out = agent.act(obs)
-            except Exception as exc:  # any agent failure is the agent's and is recorded
-                return env.seal("agent_error",
-                                agent_error=f"agent raised {type(exc).__name__}: {exc}")
-            obs, _, term, trunc, _ = env.step(out.action, raw_output=out.raw,
-                                              agent_s=time.perf_counter() - t0)
-            if term or trunc:
-                return env.trace
+        return _loop(env, agent)
     except InfrastructureError as exc:
-        return env.seal("infra_error", infra_error=f"{type(exc).__name__}: {exc}")
+        return _attach(env.seal("infra_error", infra_error=f"{type(exc).__name__}: {exc}"), agent)
+
+
+def _loop(env: Any, agent: Agent) -> EpisodeTrace:
+    obs, _ = env.reset()
+    agent.reset(env.task, env.mode)
+    agent.bind(env)
+    while True:
+        t0 = time.perf_counter()
+        try:
+            out = agent.act(obs)
+        except InfrastructureError:
+            raise
+        except Exception as exc:  # any agent failure is the agent's and is recorded
+            return _attach(env.seal("agent_error",
+                                    agent_error=f"agent raised {type(exc).__name__}: {exc}"),
+                           agent)
+        agent_s = time.perf_counter() - t0
+        if out.stop is not None:  # the stopping output is kept as a last invalid step
+            _, _, term, trunc, _ = env.record_invalid(out.error or out.stop, raw_output=out.raw,
+                                                      agent_s=agent_s, notes=out.notes)
+            return _attach(env.trace if term or trunc else env.seal(out.stop), agent)
+        if out.error is not None or out.action is None:
+            obs, _, term, trunc, _ = env.record_invalid(
+                out.error or "no action", raw_output=out.raw, agent_s=agent_s, notes=out.notes)
+        else:
+            obs, _, term, trunc, _ = env.step(out.action, raw_output=out.raw, agent_s=agent_s,
+                                              notes=out.notes)
+        if term or trunc:
+            return _attach(env.trace, agent)
+
+
+def _attach(trace: EpisodeTrace, agent: Agent) -> EpisodeTrace:
+    log = getattr(agent, "log", None)  # agents written before v2 may lack the attribute
+    if log is not None:
+        trace.agent_log = log.model_copy(deep=True)
+    return trace

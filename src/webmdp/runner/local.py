@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from webmdp.agents.registry import make_agent
 from webmdp.env.browser import BrowserConfig, BrowserEnv
@@ -29,6 +30,16 @@ class RunConfig:
     screenshots: bool = False
     observation: str = "both"
     seed: int = 0
+    model: Any = None
+    """A ``ModelAgentConfig`` for the model agents (step / plan / tree)."""
+
+    def label(self) -> str:
+        """The agent name traces record (model agents: paradigm, model, grammar)."""
+        if self.model is None:
+            return self.agent
+        from webmdp.agents.llm import run_label
+
+        return run_label(self.agent, self.model)
 
 
 def run_tasks(tasks: list[Task], out: Path, config: RunConfig,
@@ -40,8 +51,9 @@ def run_tasks(tasks: list[Task], out: Path, config: RunConfig,
     """
     store = RunStore(out)
     store.add_tasks(tasks)
-    agent = make_agent(config.agent, seed=config.seed)
-    todo = [t for t in tasks if not (config.resume and store.has(config.agent, config.mode, t.id))]
+    agent = make_agent(config.agent, seed=config.seed, config=config.model)
+    name = config.label()
+    todo = [t for t in tasks if not (config.resume and store.has(name, config.mode, t.id))]
     for _ in range(len(tasks) - len(todo)):
         if on_episode:
             on_episode(None)
@@ -55,15 +67,15 @@ def run_tasks(tasks: list[Task], out: Path, config: RunConfig,
 
     if config.mode == "semantic":
         for task in todo:
-            done(run_episode(SemanticEnv(task, agent=config.agent,
-                                         step_budget=config.step_budget), agent))
+            done(run_episode(SemanticEnv(task, agent=name, step_budget=config.step_budget),
+                             agent))
         return traces
-    shots = store.episode_dir(config.agent, "browser") / "shots" if config.screenshots else None
+    shots = store.episode_dir(name, "browser") / "shots" if config.screenshots else None
     bcfg = BrowserConfig(step_budget=config.step_budget, screenshot_dir=shots,
                          observation=config.observation)  # type: ignore[arg-type]
     with ServerHandle() as server, BrowserHost(headless=bcfg.headless) as host:
         for task in todo:
-            env = BrowserEnv(task, agent=config.agent, server=server, host=host, config=bcfg)
+            env = BrowserEnv(task, agent=name, server=server, host=host, config=bcfg)
             try:
                 done(run_episode(env, agent))
             finally:

@@ -3,7 +3,8 @@
 Pages: ``GET /s/{sid}/...`` renders the session's current state; ``POST /s/{sid}/dispatch``
 applies a semantic action and returns the re-rendered view; ``POST /s/{sid}/back`` applies the
 site's Back action. Control API (``/control/...``) needs the per-run token in the
-``X-WebMDP-Token`` header; pages never contain it.
+``X-WebMDP-Token`` header; pages never contain it. ``POST /control/sessions/{sid}/snapshots``
+and ``.../restore`` let tree-search agents backtrack a session to an earlier semantic state.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from webmdp.errors import ConfigError
 from webmdp.server.sessions import Session, SessionStore
 from webmdp.sites import get_site
 from webmdp.sites._common import views
+from webmdp.tracking import state_key
 
 _SITES_DIR = Path(views.__file__).parent.parent
 _NO_STORE = {"Cache-Control": "no-store"}
@@ -29,6 +31,10 @@ _NO_STORE = {"Cache-Control": "no-store"}
 class CreateSession(BaseModel):
     site: str
     world: dict[str, Any]
+
+
+class RestoreBody(BaseModel):
+    snapshot_id: str
 
 
 class Dispatch(BaseModel):
@@ -99,6 +105,23 @@ def create_app(token: str) -> FastAPI:
         with sess.lock:
             return {"state": sess.tracker.state.to_dict(),
                     "facts": site.facts(sess.tracker.state), "version": sess.version}
+
+    @app.post("/control/sessions/{sid}/snapshots")
+    def take_snapshot(sid: str, x_webmdp_token: str | None = Header(None)) -> dict:
+        check(x_webmdp_token)
+        snap, state = session(sid).snapshot()
+        return {"snapshot_id": snap, "state_key": state_key(state), "surface": state.surface}
+
+    @app.post("/control/sessions/{sid}/restore")
+    def restore(sid: str, body: RestoreBody, x_webmdp_token: str | None = Header(None)) -> dict:
+        check(x_webmdp_token)
+        sess = session(sid)
+        try:
+            state, version = sess.restore(body.snapshot_id)
+        except ConfigError as exc:
+            raise HTTPException(status_code=404, detail=str(exc)) from exc
+        return {"state_key": state_key(state), "surface": state.surface,
+                "url": f"/s/{sid}/{state.surface.lower()}", "version": version}
 
     @app.delete("/control/sessions/{sid}")
     def drop(sid: str, x_webmdp_token: str | None = Header(None)) -> dict:

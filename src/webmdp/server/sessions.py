@@ -6,7 +6,7 @@ import secrets
 import threading
 from dataclasses import dataclass, field
 
-from webmdp.core.model import World
+from webmdp.core.model import State, World
 from webmdp.core.spec import Action
 from webmdp.errors import ConfigError
 from webmdp.sites import get_site
@@ -27,6 +27,19 @@ class Session:
             rec = self.tracker.apply(action)
             self.version += 1
             return rec
+
+    def snapshot(self) -> tuple[str, State]:
+        """Keep the current semantic state: its snapshot id and the state."""
+        with self.lock:
+            return self.tracker.snapshot(), self.tracker.state
+
+    def restore(self, snapshot_id: str) -> tuple[State, int]:
+        """Make a snapshot's state current (no transition is logged): the state and the new
+        version. Raises :class:`ConfigError` for an unknown id."""
+        with self.lock:
+            state = self.tracker.restore(snapshot_id)
+            self.version += 1
+            return state, self.version
 
 
 class SessionStore:

@@ -72,6 +72,31 @@ def invalid(raw: str, error: str, thought: str = "") -> Parsed:
     return Parsed(raw=raw, error=error, thought=thought)
 
 
+def finalize(parsed: Parsed) -> Parsed:
+    """Fold what grammars report in ``meta`` into the actions the browser executes: held keys
+    (``modifiers`` / ``held_keys``) and replacing fills (``replace``)."""
+    held = parsed.meta.get("modifiers") or parsed.meta.get("held_keys")
+    mods = [held] if isinstance(held, str) else list(held or [])
+    mods = [k for m in mods for k in str(m).replace(" ", "+").split("+") if k]
+    for i, act in enumerate(parsed.actions):
+        if not isinstance(act, GUIAction):
+            continue
+        changes: dict[str, Any] = {}
+        if mods and act.kind in ("click", "double_click", "triple_click", "right_click",
+                                 "drag", "scroll"):
+            changes["modifiers"] = mods
+        if parsed.meta.get("replace") and act.kind == "type":
+            changes["replace"] = True
+        if changes:
+            parsed.actions[i] = GUIAction.model_validate(act.model_dump() | changes)
+    return parsed
+
+
+def parse_output(grammar: Grammar, raw: str, ctx: ParseContext) -> Parsed:
+    """``grammar.parse`` then :func:`finalize`: what agents and ``agents parse`` execute."""
+    return finalize(grammar.parse(raw, ctx))
+
+
 class Grammar(Protocol):
     """An action grammar: the prompt its family expects and a pure parser."""
 
@@ -82,6 +107,10 @@ class Grammar(Protocol):
     def system_prompt(self, *, mode: Mode, actions_doc: str = "") -> str: ...
 
     def parse(self, raw: str, ctx: ParseContext) -> Parsed: ...
+
+    def tool_spec(self, image_size: tuple[int, int]) -> dict[str, Any] | None:
+        """The provider tool definition (computer-use grammars), else None."""
+        ...
 
 
 # -- coordinates ------------------------------------------------------------------------------
