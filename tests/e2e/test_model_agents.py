@@ -100,6 +100,18 @@ def test_qwen3_relative_coordinates(browser_env) -> None:  # type: ignore[no-unt
 
 
 # -- one episode per paradigm ---------------------------------------------------------------
+@pytest.mark.parametrize("paradigm", ["plan", "tree"])
+@pytest.mark.parametrize("grammar", ["uitars", "qwen", "fara", "openai-cua", "anthropic-cua",
+                                     "axtree", "json"])
+def test_plan_and_tree_with_each_grammar(browser_env, paradigm: str, grammar: str) -> None:  # type: ignore[no-untyped-def]
+    trace, srv, _ = _episode(browser_env(), paradigm, grammar, branching=1)
+    assert trace.success, (grammar, trace.termination, [s.error for s in trace.steps])
+    purposes = {c.purpose for c in _accounted(trace)}
+    assert purposes >= ({"plan", "act"} if paradigm == "plan" else {"value", "propose"})
+    if grammar == "openai-cua":  # a computer-use model plans and values over Responses too
+        assert {r.protocol for r in srv.requests} == {"responses"}
+
+
 def test_plan_paradigm_records_plan_and_steps(browser_env) -> None:  # type: ignore[no-untyped-def]
     trace, srv, _ = _episode(browser_env(), "plan", "uitars")
     assert trace.success

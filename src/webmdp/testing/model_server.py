@@ -223,9 +223,9 @@ def _walk(node: Any) -> Iterable[tuple[str, Any]]:
         yield "image", node.get("image_url", "")
     elif kind == "image":
         yield "image", node.get("source", {})
-    for key in ("system", "messages", "input", "content", "output"):
+    for key in ("system", "instructions", "messages", "input", "content", "output"):
         value = node.get(key)
-        if isinstance(value, str) and key in ("system", "content", "input"):
+        if isinstance(value, str) and key in ("system", "instructions", "content", "input"):
             yield "text", value
         else:
             yield from _walk(value)

@@ -81,7 +81,10 @@ class ModelAgent:
         self.name = f"{self.paradigm}:{config.model}"
         self.info: GrammarInfo = grammar_info(config.grammar)
         self.grammar = get_grammar(config.grammar)
-        self.client = make_client(client_config(config.model, **config.client_options()))
+        options = config.client_options()
+        if self.info.channel == "computer":
+            options["chat_api"] = "responses"
+        self.client = make_client(client_config(config.model, **options))
         self.seed = seed
         self.task: Task | None = None
         self.mode: Mode = "semantic"

@@ -35,6 +35,9 @@ class ClientConfig:
     concurrency: int = 4
     temperature: float = 0.0
     max_tokens: int = 1024
+    chat_api: Literal["chat", "responses"] = "chat"
+    """OpenAI: where ``chat`` requests go. Computer-use models answer only the Responses API,
+    so their plan and value requests go there too."""
 
     @property
     def endpoint(self) -> str:

@@ -59,6 +59,12 @@ def _responses_content(parts: tuple[str | bytes, ...]) -> list[dict[str, Any]]:
             else {"type": "input_image", "image_url": data_url(p)} for p in parts]
 
 
+def _output_text(output: list[dict[str, Any]]) -> str:
+    """The text of a response's ``message`` items."""
+    return "\n".join(c.get("text", "") for o in output if o.get("type") == "message"
+                     for c in o.get("content", []) if isinstance(c, dict))
+
+
 class OpenAIClient:
     """Chat Completions and Responses (computer use) against one OpenAI-compatible endpoint."""
 
@@ -73,6 +79,8 @@ class OpenAIClient:
     def chat(self, messages: list[ChatMessage], *, tools: list[dict[str, Any]] | None = None,
              purpose: Purpose = "act", temperature: float | None = None) -> ModelReply:
         cfg = self.config
+        if cfg.chat_api == "responses":
+            return self._chat_responses(messages, tools=tools, purpose=purpose)
         wire = [{"role": m.role, "content": _chat_content(m.parts)} for m in messages]
         kwargs: dict[str, Any] = {"model": cfg.model, "messages": wire,
                                   "temperature": cfg.temperature if temperature is None
@@ -95,6 +103,33 @@ class OpenAIClient:
                              getattr(usage, "completion_tokens", None)))
         return ModelReply(text=text, raw=raw, call=call, tool_calls=calls,
                           response_id=getattr(resp, "id", None))
+
+    def _chat_responses(self, messages: list[ChatMessage], *,
+                        tools: list[dict[str, Any]] | None, purpose: Purpose) -> ModelReply:
+        """A chat request through the Responses API (system prompt as ``instructions``)."""
+        cfg = self.config
+        system = "\n\n".join(p for m in messages if m.role == "system" for p in m.parts
+                              if isinstance(p, str))
+        items = [{"role": m.role, "content": _responses_content(m.parts) if m.role == "user"
+                  else "\n".join(p for p in m.parts if isinstance(p, str))}
+                 for m in messages if m.role != "system"]
+        kwargs: dict[str, Any] = {"model": cfg.model, "input": items, "truncation": "auto"}
+        if system:
+            kwargs["instructions"] = system
+        if tools:
+            kwargs["tools"] = [{"type": "function", **t["function"]} for t in tools]
+        resp, att = with_retries(cfg, lambda: self._client.responses.create(**kwargs), retryable)
+        output = [o.model_dump(mode="json", exclude_none=True) for o in (resp.output or [])]
+        text = _output_text(output)
+        calls = [{"id": o.get("call_id"), "name": o.get("name"), "arguments": o.get("arguments")}
+                 for o in output if o.get("type") == "function_call"]
+        raw = dumps({"content": text, "tool_calls": calls}) if calls else text
+        usage = getattr(resp, "usage", None)
+        call = record(cfg, "responses", purpose, att, raw=raw,
+                      usage=(getattr(usage, "input_tokens", None),
+                             getattr(usage, "output_tokens", None)))
+        return ModelReply(text=text, raw=raw, call=call, tool_calls=calls, items=output,
+                          response_id=resp.id)
 
     def computer_turn(self, state: CUAState, *, screenshot: bytes, text: str | None,
                       tool: dict[str, Any], purpose: Purpose = "act"
@@ -122,8 +157,7 @@ class OpenAIClient:
         output = [o.model_dump(mode="json", exclude_none=True) for o in (resp.output or [])]
         call_item = next((o for o in output if o.get("type") == "computer_call"), None)
         checks = list(call_item.get("pending_safety_checks") or []) if call_item else []
-        text_out = "\n".join(c.get("text", "") for o in output if o.get("type") == "message"
-                             for c in o.get("content", []) if isinstance(c, dict))
+        text_out = _output_text(output)
         usage = getattr(resp, "usage", None)
         raw = dumps(output)
         call = record(cfg, "responses", purpose, att, raw=raw, safety_checks=checks,
