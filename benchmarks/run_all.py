@@ -8,10 +8,14 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parent))
 
 import bench_browser
+import bench_distance
 import bench_mdp
+import bench_model_agent
 import bench_validate
 
 if __name__ == "__main__":
     bench_mdp.main()
     bench_browser.main()
+    bench_model_agent.main()
+    bench_distance.main()
     bench_validate.main(int(sys.argv[1]) if len(sys.argv) > 1 else None)

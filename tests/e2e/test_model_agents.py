@@ -9,7 +9,6 @@ from typing import Any
 
 import pytest
 
-from scripted_oracle import Mirror, OracleModel
 from support import site_tasks
 from webmdp.agents.llm.agent import ModelAgentConfig
 from webmdp.agents.llm.images import png_size
@@ -21,6 +20,7 @@ from webmdp.runner.episode import run_episode
 from webmdp.server.runner import ServerHandle
 from webmdp.tasks import Task
 from webmdp.testing import Reply, Request, ScriptedModelServer
+from webmdp.testing.oracle_model import Mirror, OracleModel
 from webmdp.trace import EpisodeTrace
 
 pytestmark = pytest.mark.browser

@@ -200,8 +200,10 @@ def data_url(png: bytes) -> str:
 
 
 def _encode(img: Image.Image) -> bytes:
+    """PNG at zlib level 1: screenshots barely shrink at higher levels, and encoding at the
+    default level took most of a model step's harness time (benchmarks/bench_model_agent.py)."""
     buf = io.BytesIO()
-    img.save(buf, format="PNG")
+    img.save(buf, format="PNG", compress_level=1)
     return buf.getvalue()
 
 

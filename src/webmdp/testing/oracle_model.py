@@ -1,4 +1,4 @@
-"""A scripted model for end-to-end tests: the oracle, speaking one grammar.
+"""A scripted model for end-to-end tests and benchmarks: the oracle, speaking one grammar.
 
 :class:`Mirror` wraps an env and remembers its latest observation. :class:`OracleModel` is a
 responder for :class:`ScriptedModelServer`: asked for an action, it asks an ``OracleAgent``
@@ -21,7 +21,7 @@ from webmdp.agents.llm.images import model_image_size
 from webmdp.agents.llm.prompts import PLAN_SYSTEM, PLAN_TURN, PROPOSE_JSON, VALUE_SYSTEM
 from webmdp.core.spec import Action
 from webmdp.env.actions import GUIAction
-from webmdp.testing import Reply, Request
+from webmdp.testing.model_server import Reply, Request
 
 VIEWPORT = (1440, 900)
 PLAN = "1. Find the item the task names.\n2. Carry out the task on it.\n3. Finish."
