@@ -26,6 +26,13 @@ def _run(*args: str):  # type: ignore[no-untyped-def]
     (("tasks", "show", "shopping_9999"), "unknown task id 'shopping_9999'"),
     (("tasks", "list", "--site", "nope"), "unknown site 'nope'"),
     (("validate", "--site", "nope"), "unknown site 'nope'"),
+    (("run", "--agent", "step"), "agent 'step' is driven by a model: give --model"),
+    (("run", "--agent", "plan", "--model", "gpt-4o"), "must be given as PROVIDER/MODEL"),
+    (("run", "--agent", "tree", "--model", "openai/gpt-4o", "--value", "magic"),
+     "unknown value function 'magic'"),
+    (("run", "--agent", "step", "--model", "openai/gpt-4o", "--grammar", "anthropic-cua",
+      "--mode", "semantic"), "grammar anthropic-cua works in browser mode, not semantic"),
+    (("agents", "parse", "--grammar", "nope"), "unknown grammar 'nope'"),
 ])
 def test_bad_input_is_one_line_naming_choices(args, needle) -> None:  # type: ignore[no-untyped-def]
     res = _run(*args)
@@ -114,3 +121,30 @@ def test_browser_run_writes_traces_with_screenshots(tmp_path: Path) -> None:
     data = json.loads(traces[0].read_text())
     shots = [s["screenshot"] for s in data["steps"] if s["screenshot"]]
     assert shots and all((traces[0].parent / s).is_file() for s in shots)
+
+
+def test_agents_parse_prints_viewport_action_and_stated_intent() -> None:
+    raw = "Thought: open it\nAction: click(start_box='(714,448)')"
+    res = runner.invoke(app, ["agents", "parse", "--grammar", "uitars"], input=raw)
+    assert res.exit_code == 0, res.output
+    got = json.loads(res.stdout)
+    assert got["kind"] == "click" and (got["x"], got["y"]) == (720.0, 450.0)  # 1428x896 -> 1440x900
+    res = runner.invoke(app, ["agents", "parse", "--grammar", "axtree"],
+                        input="I will click [12] to open it.\n```click('14')```")
+    got = json.loads(res.stdout)
+    assert got["element"] == 14 and got["intent"] == {"element": 12, "kind": "click"}
+
+
+def test_agents_parse_invalid_output_exits_1_with_the_error() -> None:
+    res = runner.invoke(app, ["agents", "parse", "--grammar", "qwen"],
+                        input="<tool_call>{broken</tool_call>")
+    assert res.exit_code == 1
+    got = json.loads(res.stdout)
+    assert got["kind"] == "invalid" and got["error"] and "broken" in got["raw"]
+
+
+def test_agents_lists_install_extras_verbatim() -> None:
+    res = runner.invoke(app, ["agents"], env={"COLUMNS": "220"})
+    assert res.exit_code == 0
+    assert "pip install 'webmdp[anthropic]'" in res.output
+    assert "uitars" in res.output and "tree" in res.output

@@ -63,7 +63,10 @@ def test_crash_is_an_infra_error_and_the_run_goes_on(  # type: ignore[no-untyped
         assert tr2.success
     rows = [json.loads(x) for x in (tmp_path / "results.jsonl").read_text().splitlines()]
     assert [r["termination"] for r in rows] == ["infra_error", "finished"]
-    assert store.has("oracle", "browser", shopping_tasks[0].id)
+    # the crashed episode's trace is kept, but it is not a result: resume runs it again
+    assert store.trace_path("oracle", "browser", shopping_tasks[0].id).is_file()
+    assert not store.has("oracle", "browser", shopping_tasks[0].id)
+    assert store.has("oracle", "browser", shopping_tasks[1].id)
 
 
 def test_hang_is_an_infra_error(server, host, shopping_tasks) -> None:  # type: ignore[no-untyped-def]

@@ -5,6 +5,7 @@ grammar's syntax (tests/scripted_oracle.py), so success means every layer in bet
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -13,6 +14,7 @@ from support import site_tasks
 from webmdp.agents.llm.agent import ModelAgentConfig
 from webmdp.agents.llm.images import png_size
 from webmdp.agents.registry import make_agent
+from webmdp.core.spec import Action
 from webmdp.env.browser import BrowserConfig, BrowserEnv
 from webmdp.env.chromium import BrowserHost
 from webmdp.env.semantic import SemanticEnv
@@ -95,8 +97,10 @@ def test_each_grammar_reaches_success_in_chromium(browser_env, grammar: str) -> 
 
 
 def test_qwen3_relative_coordinates(browser_env) -> None:  # type: ignore[no-untyped-def]
-    trace, _, _ = _episode(browser_env(), "step", "qwen", coords="relative1000")
+    trace, srv, _ = _episode(browser_env(), "step", "qwen", coords="relative1000")
     assert trace.success
+    system = srv.requests[0].texts()[0]
+    assert "1000x1000" in system and "1428x896" not in system  # the prompt says 0-1000 too
 
 
 # -- one episode per paradigm ---------------------------------------------------------------
@@ -220,6 +224,14 @@ def test_model_server_down_is_infra_error_and_the_run_goes_on(tmp_path) -> None:
     assert all("connection failed" in (t.infra_error or "") for t in traces)
     rows = (tmp_path / "results.jsonl").read_text().splitlines()
     assert len(rows) == 2  # both results kept
+    # resuming runs the infra_error episodes again, now against a live endpoint
+    writer = OracleModel(Mirror(None), "json")
+    script = [writer.write(a) for t in tasks for a in (*t.oracle_actions(), Action("Finish"))]
+    with ScriptedModelServer(script) as live:
+        again = run_tasks(tasks, tmp_path, RunConfig(agent="step", mode="semantic",
+                                                     model=replace(cfg, base_url=live.base_url)))
+    assert [t.success for t in again] == [True, True]
+    assert run_tasks(tasks, tmp_path, RunConfig(agent="step", mode="semantic", model=cfg)) == []
 
 
 # -- tree search with the exact value -------------------------------------------------------
@@ -253,6 +265,7 @@ def test_tree_with_oracle_value_solves_a_hard_negative_task_from_search_alone() 
               if t.action == "OpenProduct"}
     assert opened & set(task.hard_negatives)  # hard negatives were tried and rejected
     assert max(n.value for n in log.tree) == 1.0
+    assert len({len(n.state_key or "") for n in log.tree}) == 1  # root keyed like the rest
 
 
 # -- the command line, both modes -----------------------------------------------------------

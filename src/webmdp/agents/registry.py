@@ -33,7 +33,7 @@ def make_agent(name: str, **kwargs: Any) -> Agent:
         raise unknown_choice("agent", name, agent_names())
     if name in MODEL_AGENTS and kwargs.get("config") is None:
         raise ConfigError(f"agent '{name}' is driven by a model: give --model PROVIDER/MODEL "
-                          "(e.g. openai/gpt-4o, vllm/ui-tars-1.5-7b)")
+                          "(e.g. openai/gpt-4o, vllm/ByteDance-Seed/UI-TARS-1.5-7B)")
     if name not in MODEL_AGENTS:
         kwargs.pop("config", None)
     module, attr = _AGENTS[name].split(":")

@@ -7,6 +7,7 @@ import sys
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from webmdp.cli.common import user_errors
@@ -54,7 +55,7 @@ def agents(ctx: typer.Context) -> None:
     for col in ("provider", "install", "key / URL from", "default URL", "what"):
         p.add_column(col)
     for prov in PROVIDERS.values():
-        p.add_row(prov.name, f"pip install 'webmdp[{prov.extra}]'",
+        p.add_row(prov.name, escape(f"pip install 'webmdp[{prov.extra}]'"),
                   f"{prov.key_env}, {prov.url_env}", prov.default_url or "the SDK's",
                   prov.description)
     out.print(p)

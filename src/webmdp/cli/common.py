@@ -9,6 +9,7 @@ from pathlib import Path
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from webmdp.errors import WebMDPError, unknown_choice
@@ -21,7 +22,7 @@ console = Console(stderr=True)
 
 
 def fail(message: str) -> typer.Exit:
-    console.print(f"[red]error:[/red] {message}", highlight=False, soft_wrap=True)
+    console.print(f"[red]error:[/red] {escape(message)}", highlight=False, soft_wrap=True)
     return typer.Exit(code=2)
 
 

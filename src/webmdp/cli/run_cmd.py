@@ -35,15 +35,16 @@ def run(
     resume: bool = typer.Option(True, help="Skip episodes whose trace already exists."),
     seed: int = typer.Option(0, help="Seed for stochastic agents."),
     model: str | None = typer.Option(None, "--model", help="Model agents: PROVIDER/MODEL, e.g. "
-                                     "openai/gpt-4o, vllm/ui-tars-1.5-7b, "
-                                     "anthropic/claude-sonnet-4-5 (see `webmdp agents`).",
+                                     "openai/gpt-4o, vllm/ByteDance-Seed/UI-TARS-1.5-7B, "
+                                     "anthropic/claude-sonnet-4-6 (see `webmdp agents`).",
                                      rich_help_panel="Model agents"),
     grammar: str = typer.Option("json", "--grammar", "-g", help="Action grammar: uitars, qwen, "
                                 "fara, openai-cua, anthropic-cua, axtree, json.",
                                 rich_help_panel="Model agents"),
     base_url: str | None = typer.Option(None, "--base-url", help="Endpoint URL (default: the "
                                         "provider's, or OPENAI_BASE_URL / ANTHROPIC_BASE_URL / "
-                                        "VLLM_BASE_URL).", rich_help_panel="Model agents"),
+                                        "VLLM_BASE_URL / SGLANG_BASE_URL).",
+                                        rich_help_panel="Model agents"),
     api_key: str | None = typer.Option(None, "--api-key", help="API key (default: the "
                                        "provider's environment variable).",
                                        rich_help_panel="Model agents"),
@@ -78,8 +79,10 @@ def run(
         model_cfg = None
         if model is not None:
             from webmdp.agents.llm import ModelAgentConfig
+            from webmdp.agents.llm.clients import parse_model_id
             from webmdp.agents.llm.grammars import get_grammar, grammar_info
 
+            parse_model_id(model)
             grammar_info(grammar)
             if agent not in MODEL_AGENTS:
                 raise ConfigError(f"--model drives the model agents {', '.join(MODEL_AGENTS)}; "
@@ -97,6 +100,9 @@ def run(
                 history_images=history_images, set_of_marks=set_of_marks,
                 temperature=temperature, max_tokens=max_tokens, timeout_s=timeout,
                 max_retries=max_retries, concurrency=concurrency)
+        elif agent in MODEL_AGENTS:
+            raise ConfigError(f"agent '{agent}' is driven by a model: give --model "
+                              "PROVIDER/MODEL (see `webmdp agents`)")
         if mode not in MODES:
             raise unknown_choice("mode", mode, MODES)
         if observation not in OBSERVATIONS:

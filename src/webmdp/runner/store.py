@@ -31,7 +31,15 @@ class RunStore:
         return self.episode_dir(agent, mode) / f"{task_id}.json"
 
     def has(self, agent: str, mode: str, task_id: str) -> bool:
-        return self.trace_path(agent, mode, task_id).is_file()
+        """Whether a finished episode is stored: one that ended in ``infra_error`` (a browser,
+        server or model endpoint fault, not the agent's doing) is run again on resume."""
+        path = self.trace_path(agent, mode, task_id)
+        if not path.is_file():
+            return False
+        try:
+            return json.loads(path.read_text()).get("termination") != "infra_error"
+        except (OSError, ValueError):
+            return False  # a torn or unreadable trace is not a result
 
     def add_tasks(self, tasks: list[Task]) -> None:
         """Merge ``tasks`` into DIR/tasks.jsonl (by id; existing lines are kept)."""

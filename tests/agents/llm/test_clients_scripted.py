@@ -114,10 +114,12 @@ def test_responses_computer_turns_acknowledge_safety_checks() -> None:
                 "environment": "browser"}
         first, state = client.computer_turn(CUAState(), screenshot=_png(), text="Buy it",
                                             tool=tool)
-        second, state = client.computer_turn(state, screenshot=_png(), text=None, tool=tool)
+        second, state = client.computer_turn(state, screenshot=_png(), text=None, tool=tool,
+                                             system="Stay on the site.")
     assert first.call.safety_checks == [check]  # recorded in the trace's model call
     assert state.pending_call is not None and state.previous_id == second.response_id
     follow_up = srv.requests[1].body
+    assert follow_up["instructions"] == "Stay on the site."
     assert follow_up["previous_response_id"] == first.response_id
     output = follow_up["input"][0]
     assert output["type"] == "computer_call_output"
@@ -152,9 +154,10 @@ def test_anthropic_computer_turns_pair_tool_results_with_screenshots() -> None:
         state = CUAState()
         for _ in range(3):
             reply, state = client.computer_turn(state, screenshot=_png(), text="Buy it",
-                                                tool=tool)
+                                                tool=tool, system="Stay on the site.")
     assert reply.text == "done" and not state.pending_tool_uses
     last = srv.requests[2]
+    assert last.body["system"] == "Stay on the site."
     assert "computer-use-2025-01-24" in last.headers["anthropic-beta"]
     results = [b for b in last.body["messages"][-1]["content"] if b["type"] == "tool_result"]
     assert [r["tool_use_id"] for r in results] == ["toolu_2"]

@@ -81,6 +81,9 @@ class ModelAgent:
         self.name = f"{self.paradigm}:{config.model}"
         self.info: GrammarInfo = grammar_info(config.grammar)
         self.grammar = get_grammar(config.grammar)
+        if config.coords == "relative1000" and hasattr(self.grammar, "display_size"):
+            # Qwen3-VL style: the prompt declares a 1000x1000 screen to match 0-1000 output
+            self.grammar = type(self.grammar)(display_size=(1000, 1000))
         options = config.client_options()
         if self.info.channel == "computer":
             options["chat_api"] = "responses"

@@ -109,6 +109,7 @@ class ComputerChannel:
                  coords: str | None = None):
         self.client, self.grammar, self.obs_cfg, self.coords = client, grammar, obs_cfg, coords
         self.tool = grammar.tool_spec(obs_cfg.image_size)
+        self.system = grammar.system_prompt(mode="browser")
 
     def initial_state(self) -> CUAState:
         return CUAState()
@@ -121,6 +122,7 @@ class ComputerChannel:
         if view.image is None:
             raise ValueError("computer-use grammars need screenshot observations")
         reply, new = self.client.computer_turn(state, screenshot=view.image, text=text,
-                                               tool=self.tool, purpose=purpose)
+                                               tool=self.tool, purpose=purpose,
+                                               system=self.system, temperature=temperature)
         ctx = parse_context("browser", self.grammar, self.obs_cfg, view, self.coords)
         return Decision(parse_output(self.grammar, reply.raw, ctx), reply.call, new)

@@ -96,8 +96,9 @@ class TreeAgent(ModelAgent):
                 notes = StepNotes(thought=cand.thought or None, node=node.id, model_calls=calls,
                                   intent=cand.intent or action_dict(cand.action))
                 return self._checked(cand.action, notes, view)
-            if not self.frontier:
-                return self._finish(calls, node, reason="search exhausted")
+            if not self.frontier:  # finish at the best state found
+                best_seen = max(self.nodes, key=lambda n: (n.value, -n.id))
+                return self._finish(calls, best_seen, reason="search exhausted")
             best = max(self.frontier, key=lambda n: (n.value, -n.id))
             self.frontier.remove(best)
             best.record.expanded = True
@@ -118,7 +119,7 @@ class TreeAgent(ModelAgent):
              calls: list[ModelCall]) -> Node:
         steps = self.env.trace.steps
         path = parent.path if parent else ()
-        key = parent.record.state_key if parent else self.env.trace.initial_surface
+        key = parent.record.state_key if parent else self._initial_key()
         if parent is not None and steps:
             done = [t for t in steps[-1].transitions if t.error is None]
             path = path + tuple(Action(t.action, dict(t.params)) for t in done)
@@ -137,6 +138,13 @@ class TreeAgent(ModelAgent):
         assert self.log is not None
         self.log.tree.append(rec)
         return node
+
+    def _initial_key(self) -> str:
+        from webmdp.tasks.distance import state_after
+        from webmdp.tracking import state_key
+
+        assert self.task is not None
+        return state_key(state_after(self.task, ()))
 
     def _go_to(self, node: Node) -> ModelView | None:
         """Restore the session to ``node`` unless it is already there (a backtrack)."""

@@ -56,7 +56,7 @@ def parse_model_id(model_id: str) -> tuple[str, str]:
     provider, sep, model = model_id.partition("/")
     if not sep or not model:
         raise ConfigError(f"model '{model_id}' must be given as PROVIDER/MODEL, e.g. "
-                          f"openai/gpt-4o or vllm/ui-tars-1.5-7b; providers: "
+                          f"openai/gpt-4o or vllm/ByteDance-Seed/UI-TARS-1.5-7B; providers: "
                           f"{', '.join(sorted(PROVIDERS))}")
     if provider not in PROVIDERS:
         raise unknown_choice("model provider", provider, list(PROVIDERS))

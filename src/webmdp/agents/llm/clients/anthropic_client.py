@@ -119,7 +119,8 @@ class AnthropicClient:
         return reply
 
     def computer_turn(self, state: CUAState, *, screenshot: bytes, text: str | None,
-                      tool: dict[str, Any], purpose: Purpose = "act", keep_images: int = 3
+                      tool: dict[str, Any], purpose: Purpose = "act", system: str = "",
+                      temperature: float | None = None, keep_images: int = 3
                       ) -> tuple[ModelReply, CUAState]:
         """One computer-use turn: answer every pending ``tool_use`` with a ``tool_result``
         (the new screenshot goes in the last one); the first turn carries the instruction.
@@ -140,7 +141,10 @@ class AnthropicClient:
         beta = COMPUTER_BETAS.get(tool.get("type", ""), "computer-use-2025-01-24")
         kwargs: dict[str, Any] = {"model": cfg.model, "max_tokens": cfg.max_tokens,
                                   "messages": messages, "tools": [tool], "betas": [beta],
-                                  "temperature": cfg.temperature}
+                                  "temperature": cfg.temperature if temperature is None
+                                  else temperature}
+        if system:
+            kwargs["system"] = system
         reply, blocks = self._send(kwargs, purpose, beta=True)
         uses = tuple(str(b.get("id")) for b in blocks if b.get("type") == "tool_use")
         new = CUAState(messages=(*messages, {"role": "assistant", "content": blocks}),

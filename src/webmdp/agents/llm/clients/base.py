@@ -96,8 +96,8 @@ class ModelClient(Protocol):
              purpose: Purpose = "act", temperature: float | None = None) -> ModelReply: ...
 
     def computer_turn(self, state: CUAState, *, screenshot: bytes, text: str | None,
-                      tool: dict[str, Any], purpose: Purpose = "act"
-                      ) -> tuple[ModelReply, CUAState]: ...
+                      tool: dict[str, Any], purpose: Purpose = "act", system: str = "",
+                      temperature: float | None = None) -> tuple[ModelReply, CUAState]: ...
 
 
 # -- per-endpoint concurrency (a registry: one semaphore per endpoint and process) -------------

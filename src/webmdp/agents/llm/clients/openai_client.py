@@ -132,8 +132,8 @@ class OpenAIClient:
                           response_id=resp.id)
 
     def computer_turn(self, state: CUAState, *, screenshot: bytes, text: str | None,
-                      tool: dict[str, Any], purpose: Purpose = "act"
-                      ) -> tuple[ModelReply, CUAState]:
+                      tool: dict[str, Any], purpose: Purpose = "act", system: str = "",
+                      temperature: float | None = None) -> tuple[ModelReply, CUAState]:
         """One Responses turn: the first carries the instruction and screenshot; later ones
         answer the pending ``computer_call`` with the new screenshot and acknowledge its
         safety checks (``text`` rides along as a user message)."""
@@ -153,6 +153,10 @@ class OpenAIClient:
                                   "truncation": "auto", "reasoning": {"summary": "concise"}}
         if state.previous_id:
             kwargs["previous_response_id"] = state.previous_id
+        if system:  # instructions do not carry over with previous_response_id: every turn
+            kwargs["instructions"] = system
+        if temperature is not None:
+            kwargs["temperature"] = temperature
         resp, att = with_retries(cfg, lambda: self._client.responses.create(**kwargs), retryable)
         output = [o.model_dump(mode="json", exclude_none=True) for o in (resp.output or [])]
         call_item = next((o for o in output if o.get("type") == "computer_call"), None)

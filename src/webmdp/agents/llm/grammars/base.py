@@ -19,9 +19,9 @@ VIEWPORT = (1440, 900)
 """Browser viewport (width, height) in CSS pixels: every parsed coordinate ends up here."""
 
 Coords = Literal["relative1000", "absolute", "normalized1"]
-"""``relative1000``: 0-1000 on both axes (UI-TARS-1.5 default, Qwen3-VL); ``absolute``: pixels of
-the image the model saw (``ParseContext.image_size``, e.g. the smart-resized screenshot);
-``normalized1``: 0-1 floats."""
+"""``relative1000``: 0-1000 on both axes (UI-TARS-1, Qwen3-VL); ``absolute``: pixels of the
+image the model saw (``ParseContext.image_size``, e.g. the smart-resized screenshot: UI-TARS-1.5,
+Qwen2.5-VL, Fara); ``normalized1``: 0-1 floats."""
 
 
 @dataclass(frozen=True)
@@ -65,6 +65,8 @@ class Parsed:
         out: dict[str, Any] = acts[0] if len(acts) == 1 else {"kind": "sequence", "actions": acts}
         if self.thought:
             out = {**out, "thought": self.thought}
+        if self.intent is not None and self.intent != acts[0]:
+            out = {**out, "intent": self.intent}  # what the thought said it would do
         return out
 
 
