@@ -18,6 +18,7 @@ from webmdp.agents.llm.clients.base import (
     Purpose,
     dumps,
     record,
+    transient_cause,
     with_retries,
 )
 from webmdp.agents.llm.images import b64
@@ -38,16 +39,7 @@ def _sdk() -> Any:
 
 def retryable(exc: Exception) -> str | None:
     """The transient cause of an SDK error (retried), or None (fail at once)."""
-    anthropic = _sdk()
-    if isinstance(exc, anthropic.APITimeoutError):
-        return "request timed out"
-    if isinstance(exc, anthropic.APIConnectionError):
-        return f"connection failed ({exc.__cause__ or exc})"
-    if isinstance(exc, anthropic.RateLimitError):
-        return "429 rate limited"
-    if isinstance(exc, anthropic.APIStatusError) and exc.status_code >= 500:
-        return f"{exc.status_code} server error"
-    return None
+    return transient_cause(exc, _sdk())
 
 
 def _accepts(method: Any, name: str) -> bool:

@@ -150,6 +150,20 @@ def with_retries(config: ClientConfig, send: Callable[[], T],
     raise AssertionError("unreachable")
 
 
+def transient_cause(exc: Exception, sdk: Any) -> str | None:
+    """The transient cause of an ``openai`` / ``anthropic`` SDK error (both SDKs name their
+    errors alike), to be retried; None for an error that will not go away by itself."""
+    if isinstance(exc, sdk.APITimeoutError):
+        return "request timed out"
+    if isinstance(exc, sdk.APIConnectionError):
+        return f"connection failed ({exc.__cause__ or exc})"
+    if isinstance(exc, sdk.RateLimitError):
+        return "429 rate limited"
+    if isinstance(exc, sdk.APIStatusError) and exc.status_code >= 500:
+        return f"{exc.status_code} server error"
+    return None
+
+
 def record(config: ClientConfig, api: Literal["chat", "responses", "messages"], purpose: Purpose,
            att: Attempts, *, raw: str, usage: tuple[int | None, int | None],
            safety_checks: list[dict[str, Any]] | None = None) -> ModelCall:

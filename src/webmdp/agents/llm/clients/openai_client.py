@@ -18,6 +18,7 @@ from webmdp.agents.llm.clients.base import (
     Purpose,
     dumps,
     record,
+    transient_cause,
     with_retries,
 )
 from webmdp.agents.llm.images import data_url
@@ -35,16 +36,7 @@ def _sdk() -> Any:
 
 def retryable(exc: Exception) -> str | None:
     """The transient cause of an SDK error (retried), or None (fail at once)."""
-    openai = _sdk()
-    if isinstance(exc, openai.APITimeoutError):
-        return "request timed out"
-    if isinstance(exc, openai.APIConnectionError):
-        return f"connection failed ({exc.__cause__ or exc})"
-    if isinstance(exc, openai.RateLimitError):
-        return "429 rate limited"
-    if isinstance(exc, openai.APIStatusError) and exc.status_code >= 500:
-        return f"{exc.status_code} server error"
-    return None
+    return transient_cause(exc, _sdk())
 
 
 def _chat_content(parts: tuple[str | bytes, ...]) -> list[dict[str, Any]] | str:

@@ -22,6 +22,7 @@ from webmdp.agents.llm.grammars.base import (
     ParseContext,
     Parsed,
     invalid,
+    system_prompt_for,
     to_viewport,
 )
 from webmdp.env.actions import Button, GUIAction, GUIKind
@@ -67,9 +68,7 @@ class AnthropicCUAGrammar:
     default_coords: Coords = "absolute"
 
     def system_prompt(self, *, mode: Mode, actions_doc: str = "") -> str:
-        if mode not in self.modes:
-            raise ValueError(f"{self.name} supports modes {self.modes}, not {mode!r}")
-        return f"{SYSTEM_PROMPT}\n\n{actions_doc}" if actions_doc else SYSTEM_PROMPT
+        return system_prompt_for(self, mode, SYSTEM_PROMPT, actions_doc)
 
     def tool_spec(self, image_size: tuple[int, int]) -> dict[str, Any]:
         width, height = image_size

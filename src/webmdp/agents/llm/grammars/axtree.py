@@ -18,7 +18,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from webmdp.agents.llm.grammars.base import Coords, ParseContext, Parsed, invalid
+from webmdp.agents.llm.grammars.base import Coords, ParseContext, Parsed, invalid, system_prompt_for
 from webmdp.env.actions import SCROLL_STEP_PX, GUIAction, normalize_key
 from webmdp.trace import Mode
 
@@ -125,9 +125,7 @@ class AXTreeGrammar:
     default_coords: Coords = "absolute"
 
     def system_prompt(self, *, mode: Mode, actions_doc: str = "") -> str:
-        if mode not in self.modes:
-            raise ValueError(f"{self.name} supports modes {self.modes}, not {mode!r}")
-        return f"{SYSTEM_PROMPT}\n\n{actions_doc}" if actions_doc else SYSTEM_PROMPT
+        return system_prompt_for(self, mode, SYSTEM_PROMPT, actions_doc)
 
     def tool_spec(self, image_size: tuple[int, int]) -> None:
         return None

@@ -70,6 +70,14 @@ class Parsed:
         return out
 
 
+def system_prompt_for(grammar: Any, mode: Mode, prompt: str, actions_doc: str = "") -> str:
+    """A grammar's system prompt for ``mode``, with the action list appended when given; a mode
+    the grammar does not support is a programming error."""
+    if mode not in grammar.modes:
+        raise ValueError(f"{grammar.name} supports modes {grammar.modes}, not {mode!r}")
+    return f"{prompt}\n\n{actions_doc}" if actions_doc else prompt
+
+
 def invalid(raw: str, error: str, thought: str = "") -> Parsed:
     return Parsed(raw=raw, error=error, thought=thought)
 

@@ -29,7 +29,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from webmdp.agents.llm.grammars._text import stated_intent, tool_calls
-from webmdp.agents.llm.grammars.base import Coords, ParseContext, Parsed, invalid
+from webmdp.agents.llm.grammars.base import Coords, ParseContext, Parsed, invalid, system_prompt_for
 from webmdp.agents.llm.grammars.qwen import (
     SYSTEM_TEMPLATE,
     call_arguments,
@@ -132,11 +132,9 @@ class FaraGrammar:
         self.display_size = display_size or default_display()
 
     def system_prompt(self, *, mode: Mode, actions_doc: str = "") -> str:
-        if mode not in self.modes:
-            raise ValueError(f"{self.name} supports modes {self.modes}, not {mode!r}")
         prompt = SYSTEM_TEMPLATE.format(
             tools=json.dumps(tool_function(self.display_size), ensure_ascii=False))
-        return f"{prompt}\n\n{actions_doc}" if actions_doc else prompt
+        return system_prompt_for(self, mode, prompt, actions_doc)
 
     def tool_spec(self, image_size: tuple[int, int]) -> None:
         return None

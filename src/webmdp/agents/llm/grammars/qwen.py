@@ -30,6 +30,7 @@ from webmdp.agents.llm.grammars.base import (
     Parsed,
     invalid,
     smart_resize,
+    system_prompt_for,
     to_viewport,
 )
 from webmdp.env.actions import Button, GUIAction, GUIKind
@@ -140,11 +141,9 @@ class QwenGrammar:
         self.scroll_unit_px = scroll_unit_px
 
     def system_prompt(self, *, mode: Mode, actions_doc: str = "") -> str:
-        if mode not in self.modes:
-            raise ValueError(f"{self.name} supports modes {self.modes}, not {mode!r}")
         prompt = SYSTEM_TEMPLATE.format(
             tools=json.dumps(tool_function(self.display_size), ensure_ascii=False))
-        return f"{prompt}\n\n{actions_doc}" if actions_doc else prompt
+        return system_prompt_for(self, mode, prompt, actions_doc)
 
     def tool_spec(self, image_size: tuple[int, int]) -> dict[str, Any]:
         return tool_function(image_size)

@@ -26,7 +26,14 @@ from webmdp.agents.llm.grammars._text import (
     stated_intent,
     unescape,
 )
-from webmdp.agents.llm.grammars.base import Coords, ParseContext, Parsed, invalid, to_viewport
+from webmdp.agents.llm.grammars.base import (
+    Coords,
+    ParseContext,
+    Parsed,
+    invalid,
+    system_prompt_for,
+    to_viewport,
+)
 from webmdp.env.actions import Button, Direction, GUIAction, GUIKind
 from webmdp.trace import Mode
 
@@ -104,9 +111,7 @@ class UITarsGrammar:
     default_coords: Coords = "absolute"
 
     def system_prompt(self, *, mode: Mode, actions_doc: str = "") -> str:
-        if mode not in self.modes:
-            raise ValueError(f"{self.name} supports modes {self.modes}, not {mode!r}")
-        return f"{SYSTEM_PROMPT}\n\n{actions_doc}" if actions_doc else SYSTEM_PROMPT
+        return system_prompt_for(self, mode, SYSTEM_PROMPT, actions_doc)
 
     def tool_spec(self, image_size: tuple[int, int]) -> None:
         return None
