@@ -22,7 +22,9 @@ def demo(
     mode: str = typer.Option("browser", help="browser (default) or semantic."),
 ) -> None:
     """Run oracle, greedy and random on a slice of Shopping and Mail, then print the report."""
-    from webmdp.eval import markdown_report, metrics_rows
+    from webmdp.eval.analysis import analyse
+    from webmdp.eval.load import load_runs
+    from webmdp.eval.write import render, write_report
 
     with user_errors():
         tasks = [t for s in DEMO_SITES for t in select_tasks(s, limit=per_site, spread=True)]
@@ -31,10 +33,10 @@ def demo(
                 job = bar.add_task(f"{agent} · {mode}", total=len(tasks))
                 cfg = RunConfig(agent=agent, mode=mode, observation="axtree")  # type: ignore[arg-type]
                 run_tasks(tasks, out, cfg, on_episode=_advance(bar, job))
-        text = markdown_report(metrics_rows(out))
-    (out / "report.md").write_text(text + "\n")
-    typer.echo(text)
-    console.print(f"report written to {out / 'report.md'}")
+        analysis = analyse(load_runs([out]))
+        paths = write_report(analysis, out / "report")
+    typer.echo(render(analysis)[0])
+    console.print(f"report written to {paths['markdown']} and {paths['html']}")
 
 
 def _advance(bar: Progress, job: TaskID) -> Callable[[EpisodeTrace | None], None]:

@@ -1,4 +1,5 @@
-"""`webmdp report`: Markdown tables (WebSTEP Table 2 style) or JSON for a run directory."""
+"""`webmdp report RUN [RUN ...]`: compare agents across runs; write report.md, report.html,
+report.json, figures and episodes.parquet; print the Markdown (or the JSON)."""
 
 from __future__ import annotations
 
@@ -11,25 +12,38 @@ from webmdp.cli.common import fail, user_errors
 
 
 def report(
-    run_dir: Path = typer.Argument(..., help="A directory written by `webmdp run`."),
-    as_json: bool = typer.Option(False, "--json", help="Print JSON: the aggregate's keys at the "
-                                 "top level, breakdowns under by_agent, by_template, ..."),
-    out: Path | None = typer.Option(None, "--out", "-o", help="Also write the report here."),
+    run_dirs: list[Path] = typer.Argument(..., help="Directories written by `webmdp run` or "
+                                          "`webmdp import`; agents are compared across them."),
+    as_json: bool = typer.Option(False, "--json", help="Print JSON instead of Markdown: the "
+                                 "aggregate's keys at the top level, breakdowns under by_agent, "
+                                 "by_template, ..., and skill_invocation, complexity, planning, "
+                                 "bifurcation, disagreements."),
+    out: Path | None = typer.Option(None, "--out", "-o", help="Where to write the report files "
+                                    "(default: FIRST_RUN/report)."),
 ) -> None:
-    """Compute process metrics from the traces in RUN_DIR and print the report."""
-    from webmdp.eval import json_report, markdown_report, metrics_rows
+    """Analyse every episode of the runs (process metrics, skills, bifurcations, complexity,
+    planning metrics) and write report.md, report.html, report.json, figures/ and
+    episodes.parquet. Runs over different task sets are compared on their common tasks."""
+    from webmdp.eval.analysis import analyse
+    from webmdp.eval.load import load_runs
+    from webmdp.eval.write import render, report_json, write_report
 
-    if not run_dir.is_dir():
-        raise fail(f"no run directory {run_dir}")
+    for run_dir in run_dirs:
+        if not run_dir.is_dir():
+            raise fail(f"no run directory {run_dir}")
     with user_errors():
-        rows = metrics_rows(run_dir)
-    if not rows:
-        raise fail(f"no episodes in {run_dir}")
+        loaded = load_runs(run_dirs)
+        if not loaded.episodes:
+            reasons = f" ({len(loaded.skipped)} unreadable traces)" if loaded.skipped else ""
+            raise fail(f"no episodes in {', '.join(map(str, run_dirs))}{reasons}")
+        analysis = analyse(loaded)
+        paths = write_report(analysis, out or run_dirs[0] / "report")
     if as_json:
-        rep = json_report(rows)
-        text = json.dumps({**rep.pop("aggregate"), **rep}, indent=2)
+        typer.echo(json.dumps(report_json(analysis), indent=2))
     else:
-        text = markdown_report(rows)
-    typer.echo(text)
-    if out is not None:
-        out.write_text(text + "\n")
+        typer.echo(render(analysis)[0])
+    for note in analysis.notes:
+        typer.echo(f"note: {note}", err=True)
+    if analysis.skipped:
+        typer.echo(f"skipped {len(analysis.skipped)} inputs (listed in the report)", err=True)
+    typer.echo(f"wrote {', '.join(str(p) for p in paths.values())}", err=True)

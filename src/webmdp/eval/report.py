@@ -7,7 +7,6 @@ from typing import Any
 
 from webmdp.eval.aggregate import (
     BREAKDOWNS,
-    SKILL_ORDER,
     Aggregate,
     aggregate,
     breakdown,
@@ -52,7 +51,7 @@ def _num(x: float | None) -> str:
     return DASH if x is None else f"{x:.1f}"
 
 
-def _table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
+def md_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
     lines = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
     lines += ["| " + " | ".join(r) + " |" for r in rows]
     return [*lines, ""]
@@ -75,18 +74,21 @@ def _pivot(
     for label, agent_rows in group(rows, "agent_mode").items():
         per = breakdown(agent_rows, by)
         body.append([label, *(cell(per[c]) if c in per else DASH for c in cols)])
-    return _table([first, *cols], body)
+    return md_table([first, *cols], body)
 
 
-def markdown_report(rows: Sequence[EpisodeMetrics], title: str = "WebMDP evaluation") -> str:
+def markdown_report(rows: Sequence[EpisodeMetrics], title: str = "WebMDP evaluation", *,
+                    preface: Sequence[str] = (), sections: Sequence[str] = (),
+                    definitions: Sequence[tuple[str, str]] = ()) -> str:
     """A markdown report: aggregate table, per-site tables, complexity tables, skill invocation
-    and the definitions of every metric."""
-    out = [f"# {title}", "", "## Aggregate results", ""]
+    and the definitions of every metric. ``preface`` lines follow the title, ``sections`` (lines)
+    and ``definitions`` are added before and in the definitions."""
+    out = [f"# {title}", "", *preface, "## Aggregate results", ""]
     head = ["Agent", "Terminal SR (safe pass)", "Terminal SR (strict)", "Exploration SR",
             "Execution SR \\| Expl.", "Coverage@commit", "GUI steps", "Sem. steps", "GUI/Sem.",
             "Episodes", "Infra errors"]
     body = [_main_row(k, a) for k, a in breakdown(rows, "agent_mode").items()]
-    out += _table(head, [*body, _main_row("All", aggregate(rows))])
+    out += md_table(head, [*body, _main_row("All", aggregate(rows))])
     out += ["Rates and coverage in %; steps are means per episode.", ""]
 
     out += ["## Per-site results", ""]
@@ -104,16 +106,13 @@ def markdown_report(rows: Sequence[EpisodeMetrics], title: str = "WebMDP evaluat
                      ("oracle trajectory length", "oracle_length"),
                      ("information access level", "access_level")):
         out += [f"### Exploration SR (%) by {name}", "",
-                *_pivot(rows, by, lambda a: _pct(a.exploration_sr), "Agent")]
+                *_pivot(rows, by, lambda a: f"{_pct(a.exploration_sr)} ({a.episodes})",
+                        "Agent")]
+    out += ["Cells: exploration SR (episodes).", ""]
 
-    out += ["## Skill invocation rates (%)", ""]
-    skill_rows = [[k, *(_pct(v) for v in skill_invocation(g).values())]
-                  for k, g in group(rows, "agent_mode").items()]
-    out += _table(["Agent", *(s.capitalize() for s in SKILL_ORDER)], skill_rows)
-    out += [f"{DASH} = no episode requires the skill.", ""]
-
+    out += list(sections)
     out += ["## Definitions", ""]
-    out += [f"- **{name}**: {text}" for name, text in DEFINITIONS]
+    out += [f"- **{name}**: {text}" for name, text in (*DEFINITIONS, *definitions)]
     return "\n".join(out) + "\n"
 
 

@@ -89,7 +89,7 @@ def resize_png(png: bytes, size: tuple[int, int]) -> bytes:
         return png
     with Image.open(io.BytesIO(png)) as img:
         src = img if img.mode in ("RGB", "RGBA", "L", "LA") else img.convert("RGBA")
-        return _encode(src.resize(tuple(size), Image.Resampling.LANCZOS))
+        return _encode(src.resize((size[0], size[1]), Image.Resampling.LANCZOS))
 
 
 def model_image_size(family_or_policy: str,

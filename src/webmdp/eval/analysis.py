@@ -1,0 +1,65 @@
+"""Everything `webmdp report` computes from loaded runs, in one value.
+
+:func:`analyse` runs every analysis on the episodes of :class:`LoadedRuns`: the per-episode
+metrics (WebSTEP 4.1), skill invocation by category and by fine-grained skill (4.2, Tables
+13-14), the temporal skill pattern (Figure 4), the complexity regimes (4.4, Tables 15-17), the
+planning paper's five metrics (Definitions 4.1-4.5), bifurcation points (4.3) and, for
+imported runs, recorded-vs-recomputed disagreements. An episode an analysis cannot use (e.g.
+metrics of a site whose MDP this project lacks) is named in ``skipped`` with the reason.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from webmdp.errors import WebMDPError
+from webmdp.eval.load import LoadedRuns
+from webmdp.eval.metrics import EpisodeMetrics, episode_metrics
+from webmdp.eval.skills import Invocation, skill_invocation, temporal_pattern
+from webmdp.tasks.model import Task
+from webmdp.trace import EpisodeTrace
+
+
+@dataclass
+class Analysis:
+    """The report's data; every field is JSON-serialisable through :meth:`to_json`."""
+
+    loaded: LoadedRuns
+    rows: list[EpisodeMetrics] = field(default_factory=list)
+    skills: dict[str, dict[str, dict[str, Invocation]]] = field(default_factory=dict)
+    skill_names: dict[str, dict[str, dict[str, Invocation]]] = field(default_factory=dict)
+    temporal: dict[str, dict[str, list[float]]] = field(default_factory=dict)
+    planning: dict[str, Any] = field(default_factory=dict)
+    bifurcation: dict[str, Any] = field(default_factory=dict)
+    disagreements: list[dict[str, Any]] = field(default_factory=list)
+    skipped: list[tuple[str, str]] = field(default_factory=list)
+
+    @property
+    def episodes(self) -> list[tuple[EpisodeTrace, Task]]:
+        return self.loaded.episodes
+
+    @property
+    def notes(self) -> list[str]:
+        return self.loaded.notes
+
+
+def _metrics(loaded: LoadedRuns, skipped: list[tuple[str, str]]) -> list[EpisodeMetrics]:
+    rows = []
+    for trace, task in loaded.episodes:
+        try:
+            rows.append(episode_metrics(trace, task))
+        except WebMDPError as e:
+            skipped.append((f"{trace.agent}/{trace.mode}/{trace.task_id}",
+                            f"process metrics: {e}"))
+    return rows
+
+
+def analyse(loaded: LoadedRuns) -> Analysis:
+    """Run every analysis on ``loaded``."""
+    out = Analysis(loaded=loaded, skipped=list(loaded.skipped))
+    out.rows = _metrics(loaded, out.skipped)
+    out.skills = skill_invocation(loaded.episodes, by="category")
+    out.skill_names = skill_invocation(loaded.episodes, by="skill")
+    out.temporal = temporal_pattern(loaded.episodes)
+    return out

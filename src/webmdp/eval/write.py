@@ -1,0 +1,136 @@
+"""Write an :class:`Analysis` as ``report.md``, ``report.html`` (self-contained, figures
+embedded), ``figures/*.png`` and ``episodes.parquet`` (one row per episode, every metric)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from webmdp.eval import figures as fig
+from webmdp.eval.analysis import Analysis
+from webmdp.eval.html import markdown_to_html
+from webmdp.eval.report import DASH, json_report, markdown_report, md_table
+from webmdp.eval.skills import MIN_SUPPORT, Invocation
+
+TITLE = "WebMDP evaluation"
+SKILL_DEFS: tuple[tuple[str, str], ...] = (
+    ("Skill invocation (by category / by skill)", "a task requires skill k when its oracle "
+     "trajectory contains an action of k; an episode invokes k when one of its valid "
+     f"transitions is an action of k; rate = invoking / requiring episodes, shown only with at "
+     f"least {MIN_SUPPORT} requiring episodes (WebSTEP 4.2, Tables 13-14)."),
+    ("Temporal skill pattern", "for each agent and category, the share of its invocations at "
+     "each normalised position i / (n - 1) of the n valid transitions, in 10 bins (WebSTEP "
+     "Figure 4; per-category normalisation ours)."),
+)
+
+
+def _cell(inv: Invocation | None) -> str:
+    if inv is None:
+        return ""
+    rate = DASH if inv.rate is None else f"{100 * inv.rate:.1f}"
+    return f"{rate} ({inv.required})"
+
+
+def _skill_tables(table: Mapping[str, Mapping[str, Mapping[str, Invocation]]], what: str
+                  ) -> list[str]:
+    sites = sorted({s for per in table.values() for s in per}, key=lambda s: (s == "all", s))
+    out: list[str] = []
+    for site in sites:
+        names = list(dict.fromkeys(k for per in table.values() for k in per.get(site, {})))
+        if not names:
+            continue
+        body = [[agent, *(_cell(per.get(site, {}).get(k)) for k in names)]
+                for agent, per in table.items()]
+        out += [f"### {what} on {'all sites' if site == 'all' else site}", "",
+                *md_table(["Agent", *names], body)]
+    return out
+
+
+def _sections(a: Analysis, images: dict[str, bytes]) -> list[str]:
+    out = ["## Skill invocation by category (%)", "",
+           f"Cells: invocation rate (requiring episodes); {DASH} under {MIN_SUPPORT} "
+           "requiring episodes.", ""]
+    out += _skill_tables(a.skills, "Skill categories")
+    for site in sorted({s for per in a.skills.values() for s in per if s != "all"}):
+        name = f"figures/skills_{site}.png"
+        images[name] = fig.skill_profile(a.skills, site)
+        out += [f"![Skill profile on {site} (WebSTEP 4.2)]({name})", ""]
+    out += ["## Skill invocation by fine-grained skill (%)", ""]
+    out += _skill_tables(a.skill_names, "Skills")
+    out += ["## Temporal skill patterns", ""]
+    images["figures/temporal.png"] = fig.temporal_heatmap(a.temporal)
+    out += ["![Temporal skill invocation (WebSTEP Figure 4)](figures/temporal.png)", ""]
+    images["figures/complexity.png"] = fig.exploration_curves(a.rows)
+    out += ["## Exploration success by complexity (figure)", "",
+            "![Exploration SR by hard negatives, oracle length and access level (WebSTEP 4.4)]"
+            "(figures/complexity.png)", ""]
+    if a.skipped:
+        out += ["## Skipped inputs", "", f"{len(a.skipped)} inputs could not be used:", ""]
+        out += [f"- `{path}`: {reason}" for path, reason in a.skipped]
+        out += [""]
+    return out
+
+
+def render(a: Analysis) -> tuple[str, dict[str, bytes]]:
+    """The report's Markdown and its figures (path -> PNG bytes)."""
+    images: dict[str, bytes] = {}
+    preface = [f"Runs: {', '.join(f'`{r}`' for r in a.loaded.runs)}.", ""]
+    preface += [f"Note: {n}." for n in a.notes] + ([""] if a.notes else [])
+    md = markdown_report(a.rows, TITLE, preface=preface, sections=_sections(a, images),
+                         definitions=SKILL_DEFS)
+    return md, images
+
+
+def report_json(a: Analysis) -> dict[str, Any]:
+    """The JSON report: :func:`json_report`'s keys plus the analyses of this issue."""
+    rep = json_report(a.rows)
+    agg = rep.pop("aggregate")
+    dump = {agent: {site: {k: c.model_dump() for k, c in per.items()}
+                    for site, per in sites.items()} for agent, sites in a.skills.items()}
+    names = {agent: {site: {k: c.model_dump() for k, c in per.items()}
+                     for site, per in sites.items()} for agent, sites in a.skill_names.items()}
+    out: dict[str, Any] = {**agg, **rep}
+    out["skill_invocation"] = {"by_category": dump, "by_skill": names,
+                               "temporal": a.temporal, "min_support": MIN_SUPPORT}
+    out["complexity"] = {k: rep[f"by_{k}"] for k in ("hard_negative_count", "oracle_length",
+                                                     "access_level")}
+    out["planning"] = a.planning
+    out["bifurcation"] = a.bifurcation
+    out["disagreements"] = a.disagreements
+    out["notes"] = a.notes
+    out["skipped"] = [{"input": p, "reason": r} for p, r in a.skipped]
+    return out
+
+
+def episode_table(a: Analysis) -> list[dict[str, Any]]:
+    """One flat row per episode: every per-episode metric (lists as JSON text)."""
+    rows = []
+    for r in a.rows:
+        d = r.model_dump(mode="json")
+        rows.append({k: json.dumps(v) if isinstance(v, list | dict) else v for k, v in d.items()})
+    return rows
+
+
+def write_parquet(rows: list[dict[str, Any]], path: Path) -> None:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    pq.write_table(pa.Table.from_pylist(rows), path)
+
+
+def write_report(a: Analysis, out_dir: str | Path) -> dict[str, Path]:
+    """Write every report file under ``out_dir``; returns them by kind."""
+    out = Path(out_dir)
+    (out / "figures").mkdir(parents=True, exist_ok=True)
+    md, images = render(a)
+    for name, data in images.items():
+        (out / name).write_bytes(data)
+    paths = {"markdown": out / "report.md", "html": out / "report.html",
+             "parquet": out / "episodes.parquet", "json": out / "report.json"}
+    paths["markdown"].write_text(md, encoding="utf-8")
+    paths["html"].write_text(markdown_to_html(md, images, TITLE), encoding="utf-8")
+    paths["json"].write_text(json.dumps(report_json(a), indent=1) + "\n", encoding="utf-8")
+    write_parquet(episode_table(a), paths["parquet"])
+    return paths
