@@ -11,6 +11,7 @@ import bench_browser
 import bench_distance
 import bench_mdp
 import bench_model_agent
+import bench_report
 import bench_validate
 
 if __name__ == "__main__":
@@ -18,4 +19,5 @@ if __name__ == "__main__":
     bench_browser.main()
     bench_model_agent.main()
     bench_distance.main()
+    bench_report.main()
     bench_validate.main(int(sys.argv[1]) if len(sys.argv) > 1 else None)
