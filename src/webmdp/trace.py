@@ -48,7 +48,7 @@ class ModelCall(BaseModel):
     provider: str
     model: str
     api: Literal["chat", "responses", "messages"] = "chat"
-    purpose: Literal["act", "plan", "replan", "value", "propose"] = "act"
+    purpose: Literal["act", "plan", "replan", "value", "propose", "judge"] = "act"
     prompt_tokens: int | None = None
     completion_tokens: int | None = None
     latency_s: float = 0.0

@@ -16,6 +16,7 @@ from typing import Any
 from webmdp.errors import WebMDPError
 from webmdp.eval.load import LoadedRuns
 from webmdp.eval.metrics import EpisodeMetrics, episode_metrics
+from webmdp.eval.planning import PlanningMetrics, aggregate_planning, planning_metrics
 from webmdp.eval.skills import Invocation, skill_invocation, temporal_pattern
 from webmdp.tasks.model import Task
 from webmdp.trace import EpisodeTrace
@@ -30,7 +31,9 @@ class Analysis:
     skills: dict[str, dict[str, dict[str, Invocation]]] = field(default_factory=dict)
     skill_names: dict[str, dict[str, dict[str, Invocation]]] = field(default_factory=dict)
     temporal: dict[str, dict[str, list[float]]] = field(default_factory=dict)
+    planning_rows: list[PlanningMetrics] = field(default_factory=list)
     planning: dict[str, Any] = field(default_factory=dict)
+    """``{"all": aggregate, "by_agent": {agent (mode): aggregate}}`` (aggregate_planning)."""
     bifurcation: dict[str, Any] = field(default_factory=dict)
     disagreements: list[dict[str, Any]] = field(default_factory=list)
     skipped: list[tuple[str, str]] = field(default_factory=list)
@@ -62,4 +65,10 @@ def analyse(loaded: LoadedRuns) -> Analysis:
     out.skills = skill_invocation(loaded.episodes, by="category")
     out.skill_names = skill_invocation(loaded.episodes, by="skill")
     out.temporal = temporal_pattern(loaded.episodes)
+    out.planning_rows = [planning_metrics(trace, task) for trace, task in loaded.episodes]
+    by_agent: dict[str, list[PlanningMetrics]] = {}
+    for r in out.planning_rows:
+        by_agent.setdefault(f"{r.agent} ({r.mode})", []).append(r)
+    out.planning = {"all": aggregate_planning(out.planning_rows),
+                    "by_agent": {k: aggregate_planning(v) for k, v in sorted(by_agent.items())}}
     return out

@@ -16,6 +16,17 @@ from webmdp.eval.skills import MIN_SUPPORT, Invocation
 
 TITLE = "WebMDP evaluation"
 SKILL_DEFS: tuple[tuple[str, str], ...] = (
+    ("Step success", "gold steps (the task's oracle actions) fulfilled by some agent step, "
+     "each agent step used once / gold steps (planning paper, Definition 4.3)."),
+    ("Recovery", "deviation incidents (a run of agent steps fulfilling no current gold step) "
+     "followed by a step fulfilling one of the next 5 gold steps / incidents; undefined "
+     "without deviations (Definition 4.1)."),
+    ("Repetitiveness", "1 - actions identical to the previous step's / actions (Definition "
+     "4.2; 1 = no repetition)."),
+    ("Partial success", "verifier conditions met / conditions, over tasks with at least two "
+     "conditions only (Definition 4.4)."),
+    ("Element accuracy", "steps whose executed action matches the action the agent stated it "
+     "would take / steps stating one; undecidable pairs left out (Definition 4.5)."),
     ("Skill invocation (by category / by skill)", "a task requires skill k when its oracle "
      "trajectory contains an action of k; an episode invokes k when one of its valid "
      f"transitions is an action of k; rate = invoking / requiring episodes, shown only with at "
@@ -48,6 +59,23 @@ def _skill_tables(table: Mapping[str, Mapping[str, Mapping[str, Invocation]]], w
     return out
 
 
+def _rate(x: float | None) -> str:
+    return DASH if x is None else f"{100 * x:.1f}"
+
+
+def _planning_section(a: Analysis) -> list[str]:
+    """Definitions 4.1-4.5 of the planning paper, micro-averaged over episodes."""
+    keys = ("step_success", "recovery", "repetitiveness", "partial_success", "element_accuracy")
+    head = ["Agent", "Step success", "Recovery", "Repetitiveness", "Partial success",
+            "Element accuracy"]
+    body = [[agent, *(f"{_rate(agg[k])} ({agg['episodes'][k]})" for k in keys)]
+            for agent, agg in a.planning.get("by_agent", {}).items()]
+    return ["## Planning metrics (%)", "",
+            "Cells: rate (episodes where defined); micro-averaged over episodes (summed "
+            "counts); the paper's macro averages are in report.json.", "",
+            *md_table(head, body)]
+
+
 def _sections(a: Analysis, images: dict[str, bytes]) -> list[str]:
     out = ["## Skill invocation by category (%)", "",
            f"Cells: invocation rate (requiring episodes); {DASH} under {MIN_SUPPORT} "
@@ -62,6 +90,7 @@ def _sections(a: Analysis, images: dict[str, bytes]) -> list[str]:
     out += ["## Temporal skill patterns", ""]
     images["figures/temporal.png"] = fig.temporal_heatmap(a.temporal)
     out += ["![Temporal skill invocation (WebSTEP Figure 4)](figures/temporal.png)", ""]
+    out += _planning_section(a)
     images["figures/complexity.png"] = fig.exploration_curves(a.rows)
     out += ["## Exploration success by complexity (figure)", "",
             "![Exploration SR by hard negatives, oracle length and access level (WebSTEP 4.4)]"
@@ -105,10 +134,16 @@ def report_json(a: Analysis) -> dict[str, Any]:
 
 
 def episode_table(a: Analysis) -> list[dict[str, Any]]:
-    """One flat row per episode: every per-episode metric (lists as JSON text)."""
+    """One flat row per episode: every per-episode metric, the planning metrics prefixed
+    ``planning_`` (lists and dicts as JSON text)."""
+    planning = {(p.agent, p.mode, p.task_id): p for p in a.planning_rows}
     rows = []
     for r in a.rows:
         d = r.model_dump(mode="json")
+        p = planning.get((r.agent, r.mode, r.task_id))
+        if p is not None:
+            d.update({f"planning_{k}": v for k, v in p.model_dump(mode="json").items()
+                      if k not in ("task_id", "agent", "mode", "infra_error")})
         rows.append({k: json.dumps(v) if isinstance(v, list | dict) else v for k, v in d.items()})
     return rows
 

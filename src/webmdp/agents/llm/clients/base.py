@@ -16,7 +16,7 @@ from typing import Any, Literal, Protocol, TypeVar
 from webmdp.errors import ModelEndpointError
 from webmdp.trace import ModelCall
 
-Purpose = Literal["act", "plan", "replan", "value", "propose"]
+Purpose = Literal["act", "plan", "replan", "value", "propose", "judge"]
 T = TypeVar("T")
 
 
