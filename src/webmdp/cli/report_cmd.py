@@ -20,6 +20,13 @@ def report(
                                  "bifurcation, disagreements."),
     out: Path | None = typer.Option(None, "--out", "-o", help="Where to write the report files "
                                     "(default: FIRST_RUN/report)."),
+    matcher: str | None = typer.Option(None, help="How an agent step is matched with a gold "
+                                       "step in the planning metrics: exact, normalized or "
+                                       "llm-judge (default: exact for typed gold, normalized "
+                                       "for text gold)."),
+    judge_model: str | None = typer.Option(None, help="llm-judge: PROVIDER/MODEL of the judge."),
+    judge_base_url: str | None = typer.Option(None, help="llm-judge: the judge's endpoint URL."),
+    window: int = typer.Option(5, help="Recovery look-ahead in gold steps (Definition 4.1)."),
 ) -> None:
     """Analyse every episode of the runs (process metrics, skills, bifurcations, complexity,
     planning metrics) and write report.md, report.html, report.json, figures/ and
@@ -36,7 +43,12 @@ def report(
         if not loaded.episodes:
             reasons = f" ({len(loaded.skipped)} unreadable traces)" if loaded.skipped else ""
             raise fail(f"no episodes in {', '.join(map(str, run_dirs))}{reasons}")
-        analysis = analyse(loaded)
+        match = None
+        if matcher is not None:
+            from webmdp.eval.matchers import make_matcher
+
+            match = make_matcher(matcher, judge_model=judge_model, base_url=judge_base_url)
+        analysis = analyse(loaded, matcher=match, window=window)
         paths = write_report(analysis, out or run_dirs[0] / "report")
     if as_json:
         typer.echo(json.dumps(report_json(analysis), indent=2))

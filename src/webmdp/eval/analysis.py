@@ -15,8 +15,14 @@ from typing import Any
 
 from webmdp.errors import WebMDPError
 from webmdp.eval.load import LoadedRuns
+from webmdp.eval.matchers import Matcher
 from webmdp.eval.metrics import EpisodeMetrics, episode_metrics
-from webmdp.eval.planning import PlanningMetrics, aggregate_planning, planning_metrics
+from webmdp.eval.planning import (
+    DEFAULT_WINDOW,
+    PlanningMetrics,
+    aggregate_planning,
+    planning_metrics,
+)
 from webmdp.eval.skills import Invocation, skill_invocation, temporal_pattern
 from webmdp.tasks.model import Task
 from webmdp.trace import EpisodeTrace
@@ -58,14 +64,18 @@ def _metrics(loaded: LoadedRuns, skipped: list[tuple[str, str]]) -> list[Episode
     return rows
 
 
-def analyse(loaded: LoadedRuns) -> Analysis:
-    """Run every analysis on ``loaded``."""
+def analyse(loaded: LoadedRuns, *, matcher: Matcher | None = None,
+            window: int = DEFAULT_WINDOW) -> Analysis:
+    """Run every analysis on ``loaded``. ``matcher`` decides whether an agent step fulfils a
+    gold step in the planning metrics (default: exact for typed gold); ``window`` is their
+    recovery look-ahead."""
     out = Analysis(loaded=loaded, skipped=list(loaded.skipped))
     out.rows = _metrics(loaded, out.skipped)
     out.skills = skill_invocation(loaded.episodes, by="category")
     out.skill_names = skill_invocation(loaded.episodes, by="skill")
     out.temporal = temporal_pattern(loaded.episodes)
-    out.planning_rows = [planning_metrics(trace, task) for trace, task in loaded.episodes]
+    out.planning_rows = [planning_metrics(trace, task, matcher=matcher, window=window)
+                         for trace, task in loaded.episodes]
     by_agent: dict[str, list[PlanningMetrics]] = {}
     for r in out.planning_rows:
         by_agent.setdefault(f"{r.agent} ({r.mode})", []).append(r)
