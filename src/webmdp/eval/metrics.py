@@ -1,23 +1,91 @@
 """Per-episode process metrics computed from a semantic trace (WebSTEP 4.1, 4.2, 4.4, C.3, C.4).
 
 Everything here is a pure function of an :class:`EpisodeTrace` and its :class:`Task`; the site
-is consulted only for declared data (surface kinds, action categories).
+is consulted only for declared data (surface kinds, action categories). A site this project
+does not implement (a task imported from published WebSTEP bundles) declares that data in the
+task itself, under ``task.world["site_spec"]`` (:class:`DeclaredSite`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Protocol
 
 from pydantic import BaseModel, Field
 
-from webmdp.core.site import Site
-from webmdp.core.spec import SkillCategory, SurfaceKind
-from webmdp.errors import InvalidAction
+from webmdp.core.spec import ActionSpec, SkillCategory, SurfaceKind
+from webmdp.errors import ConfigError, InvalidAction
 from webmdp.sites import get_site
 from webmdp.tasks.model import AccessLevel, InfoConstraint, Task
 from webmdp.trace import EpisodeTrace, Mode, SemanticTransition, Termination
 
 COMMIT = SkillCategory.COMMIT.value
+SITE_SPEC_KEY = "site_spec"
+"""Key of ``Task.world`` under which a task of a site this project does not implement declares
+``{"surfaces": {surface: kind}, "actions": {action: {"skill": str, "category": str}}}``."""
+
+
+class SiteData(Protocol):
+    """The declared data the metrics read: a registered :class:`~webmdp.core.site.Site` or a
+    :class:`DeclaredSite`."""
+
+    def action_spec(self, name: str) -> ActionSpec: ...
+
+    def surface_kind(self, surface: str) -> SurfaceKind: ...
+
+
+@dataclass(frozen=True)
+class DeclaredSite:
+    """Surface kinds and action categories a task declares for a site we do not implement.
+
+    Commit actions change application state, as :func:`~webmdp.core.spec.declare_action`
+    assumes by default. Unknown names raise like a registered site does."""
+
+    name: str
+    surfaces: Mapping[str, SurfaceKind]
+    actions: Mapping[str, ActionSpec]
+
+    @classmethod
+    def of(cls, task: Task) -> DeclaredSite | None:
+        """The spec under ``task.world["site_spec"]``, or None when the task declares none."""
+        spec = task.world.get(SITE_SPEC_KEY)
+        if not isinstance(spec, dict):
+            return None
+        kinds = {k.value for k in SurfaceKind}
+        categories = {c.value for c in SkillCategory}
+        surfaces = {str(name): SurfaceKind(kind)
+                    for name, kind in (spec.get("surfaces") or {}).items() if kind in kinds}
+        actions: dict[str, ActionSpec] = {}
+        for name, decl in (spec.get("actions") or {}).items():
+            cat = decl.get("category") if isinstance(decl, dict) else None
+            if isinstance(cat, str) and cat in categories:
+                category = SkillCategory(cat)
+                actions[name] = ActionSpec(name, str(decl.get("skill") or ""), category,
+                                           changes_state=category is SkillCategory.COMMIT)
+        return cls(task.site, surfaces, actions)
+
+    def action_spec(self, name: str) -> ActionSpec:
+        try:
+            return self.actions[name]
+        except KeyError:
+            raise InvalidAction(f"action '{name}' has no declared category on site "
+                                f"{self.name}") from None
+
+    def surface_kind(self, surface: str) -> SurfaceKind:
+        return self.surfaces[surface]
+
+
+def site_data(task: Task) -> SiteData:
+    """The task's registered site, else the site its task declares (:class:`DeclaredSite`);
+    an unknown site that declares nothing is a :class:`ConfigError`."""
+    try:
+        return get_site(task.site)
+    except ConfigError:
+        declared = DeclaredSite.of(task)
+        if declared is None:
+            raise
+        return declared
 
 
 class EpisodeMetrics(BaseModel):
@@ -59,7 +127,7 @@ def valid_transitions(trace: EpisodeTrace) -> list[SemanticTransition]:
     return [t for t in trace.transitions() if t.error is None]
 
 
-def category_of(t: SemanticTransition, site: Site) -> str:
+def category_of(t: SemanticTransition, site: SiteData) -> str:
     """The transition's skill category; falls back to the site's action spec when unrecorded."""
     if t.category:
         return t.category
@@ -69,7 +137,7 @@ def category_of(t: SemanticTransition, site: Site) -> str:
         return ""
 
 
-def commit_index(valid: Sequence[SemanticTransition], site: Site) -> int | None:
+def commit_index(valid: Sequence[SemanticTransition], site: SiteData) -> int | None:
     """Index of the first valid transition of category commit that changes application state."""
     for i, t in enumerate(valid):
         if t.changes_state and category_of(t, site) == COMMIT:
@@ -77,7 +145,7 @@ def commit_index(valid: Sequence[SemanticTransition], site: Site) -> int | None:
     return None
 
 
-def _kind(site: Site, surface: str) -> SurfaceKind:
+def _kind(site: SiteData, surface: str) -> SurfaceKind:
     try:
         return site.surface_kind(surface)
     except KeyError:
@@ -85,7 +153,7 @@ def _kind(site: Site, surface: str) -> SurfaceKind:
 
 
 def detail_visits(
-    valid: Sequence[SemanticTransition], site: Site, initial_surface: str = ""
+    valid: Sequence[SemanticTransition], site: SiteData, initial_surface: str = ""
 ) -> list[tuple[int, str]]:
     """``(transition index, entity)`` for each detail visit: a transition ending on a detail
     surface with a focus, where the focus changed or the previous surface was not a detail."""
@@ -122,9 +190,15 @@ def coverage_trajectory(
     return traj, seen
 
 
-def oracle_categories(task: Task, site: Site) -> list[str]:
-    """S*: distinct skill categories of the oracle trajectory, in first-use order."""
-    cats = (site.action_spec(a.name).category.value for a in task.oracle)
+def oracle_categories(task: Task, site: SiteData) -> list[str]:
+    """S*: distinct skill categories of the oracle trajectory, in first-use order; an oracle
+    action without a declared category (possible for imported tasks only) is left out."""
+    cats: list[str] = []
+    for a in task.oracle:
+        try:
+            cats.append(site.action_spec(a.name).category.value)
+        except InvalidAction:
+            continue
     return list(dict.fromkeys(cats))
 
 
@@ -140,7 +214,7 @@ def episode_metrics(trace: EpisodeTrace, task: Task) -> EpisodeMetrics:
     * coverage (C.4, eq. 2): ``COV_t`` counts constraints whose (entity, field) was revealed at
       reset or by valid transitions ``0..t``; reported at the commit step (final if no commit).
     """
-    site = get_site(task.site)
+    site = site_data(task)
     valid = valid_transitions(trace)
     commit = commit_index(valid, site)
     visits = detail_visits(valid, site, trace.initial_surface)
