@@ -118,3 +118,22 @@ def test_single_agent_and_not_a_run(tmp_path: Path) -> None:
     assert "## Aggregate results" in md and images
     with pytest.raises(ConfigError, match="not a run directory"):
         load_runs([tmp_path / "empty"])
+
+
+def test_report_on_imported_webstep_bundles(tmp_path: Path) -> None:
+    """Every analysis that does not need our MDP runs on an imported run, and the bundles'
+    recorded-vs-recomputed disagreements reach the report."""
+    from webmdp.eval.importers import import_webstep
+
+    bundles = Path(__file__).resolve().parents[1] / "data" / "webstep-bundles"
+    summary = import_webstep([bundles], tmp_path / "ws")
+    assert len(summary.imported) == 12 and not summary.skipped
+    a = analyse(load_runs([tmp_path / "ws"]))
+    assert len(a.rows) == 12 and not a.skipped
+    outcome = [d for d in a.disagreements if d["field"] == "outcome"]
+    assert [(d["task_id"], d["agent"]) for d in outcome] == [("airbnb_0001", "claude_cua")]
+    assert set(a.skills["claude_cua"]) == {"airbnb", "gmail", "all"}
+    assert a.planning["all"]["episodes"]["step_success"] == 12
+    md, _ = render(a)
+    assert "## Recorded vs recomputed (imported runs)" in md
+    assert report_json(a)["disagreements"] == a.disagreements

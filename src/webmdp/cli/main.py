@@ -6,7 +6,15 @@ import json
 
 import typer
 
-from webmdp.cli import agents_cmd, demo_cmd, report_cmd, run_cmd, tasks_cmd, validate_cmd
+from webmdp.cli import (
+    agents_cmd,
+    demo_cmd,
+    import_cmd,
+    report_cmd,
+    run_cmd,
+    tasks_cmd,
+    validate_cmd,
+)
 
 app = typer.Typer(
     name="webmdp",
@@ -17,6 +25,7 @@ app = typer.Typer(
 )
 app.add_typer(tasks_cmd.app, name="tasks")
 app.add_typer(agents_cmd.app, name="agents")
+app.add_typer(import_cmd.app, name="import")
 app.command("run")(run_cmd.run)
 app.command("report")(report_cmd.report)
 app.command("validate")(validate_cmd.validate)

@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from webmdp.errors import WebMDPError
+from webmdp.eval.disagreements import episode_disagreements, read_recorded
+from webmdp.eval.importers.webstep import RecordedValues
 from webmdp.eval.load import LoadedRuns
 from webmdp.eval.matchers import Matcher
 from webmdp.eval.metrics import EpisodeMetrics, episode_metrics
@@ -64,6 +66,21 @@ def _metrics(loaded: LoadedRuns, skipped: list[tuple[str, str]]) -> list[Episode
     return rows
 
 
+def _disagreements(loaded: LoadedRuns, skipped: list[tuple[str, str]]) -> list[dict[str, Any]]:
+    """Recorded-vs-recomputed differences of imported episodes (runs with ``recorded.jsonl``)."""
+    recorded: dict[tuple[str, str, str], RecordedValues] = {}
+    for run in loaded.runs:
+        rows, bad = read_recorded(run)
+        recorded.update(rows)
+        skipped.extend(bad)
+    out = []
+    for trace, task in loaded.episodes:
+        row = recorded.get((trace.agent, trace.mode, trace.task_id))
+        if row is not None:
+            out += [d.model_dump() for d in episode_disagreements(trace, task, row)]
+    return out
+
+
 def analyse(loaded: LoadedRuns, *, matcher: Matcher | None = None,
             window: int = DEFAULT_WINDOW) -> Analysis:
     """Run every analysis on ``loaded``. ``matcher`` decides whether an agent step fulfils a
@@ -74,6 +91,7 @@ def analyse(loaded: LoadedRuns, *, matcher: Matcher | None = None,
     out.skills = skill_invocation(loaded.episodes, by="category")
     out.skill_names = skill_invocation(loaded.episodes, by="skill")
     out.temporal = temporal_pattern(loaded.episodes)
+    out.disagreements = _disagreements(loaded, out.skipped)
     out.planning_rows = [planning_metrics(trace, task, matcher=matcher, window=window)
                          for trace, task in loaded.episodes]
     by_agent: dict[str, list[PlanningMetrics]] = {}

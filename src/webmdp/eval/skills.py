@@ -18,8 +18,7 @@ from pydantic import BaseModel
 
 from webmdp.errors import ConfigError, InvalidAction
 from webmdp.eval.aggregate import SKILL_ORDER
-from webmdp.eval.metrics import valid_transitions
-from webmdp.sites import get_site
+from webmdp.eval.metrics import site_data, valid_transitions
 from webmdp.tasks.model import Task
 from webmdp.trace import EpisodeTrace
 
@@ -47,12 +46,14 @@ class SkillBook:
                                                                    t.category))
         return book
 
-    def lookup(self, site: str, action: str) -> tuple[str, str] | None:
+    def lookup(self, task: Task, action: str) -> tuple[str, str] | None:
+        """From the task's site (registered, or declared by an imported task), else from what
+        the loaded transitions recorded."""
         try:
-            spec = get_site(site).action_spec(action)
+            spec = site_data(task).action_spec(action)
         except (ConfigError, InvalidAction, KeyError):
-            return self.known.get((site, action))
-        return spec.skill, spec.category.value
+            return self.known.get((task.site, action))
+        return spec.skill or action, spec.category.value
 
 
 class Invocation(BaseModel):
@@ -71,10 +72,10 @@ def _cell(invoked: int, required: int, min_support: int) -> Invocation:
 def _required_and_used(trace: EpisodeTrace, task: Task, book: SkillBook
                        ) -> tuple[set[tuple[str, str]], set[tuple[str, str]]]:
     """(skill, category) pairs the oracle requires and those the episode invoked."""
-    req = {sc for a in task.oracle if (sc := book.lookup(task.site, a.name))}
+    req = {sc for a in task.oracle if (sc := book.lookup(task, a.name))}
     used = set()
     for t in valid_transitions(trace):
-        sc = (t.skill or t.action, t.category) if t.category else book.lookup(trace.site, t.action)
+        sc = (t.skill or t.action, t.category) if t.category else book.lookup(task, t.action)
         if sc:
             used.add(sc)
     return req, used
@@ -119,13 +120,13 @@ def temporal_pattern(episodes: Sequence[Episode], *, bins: int = TEMPORAL_BINS
     hist: dict[str, dict[str, list[int]]] = defaultdict(
         lambda: {k: [0] * bins for k in SKILL_ORDER})
     book = SkillBook.of(episodes)
-    for trace, _ in episodes:
+    for trace, task in episodes:
         if trace.termination == "infra_error":
             continue
         valid = valid_transitions(trace)
         n = len(valid)
         for i, t in enumerate(valid):
-            cat = t.category or (book.lookup(trace.site, t.action) or ("", ""))[1]
+            cat = t.category or (book.lookup(task, t.action) or ("", ""))[1]
             if cat not in SKILL_ORDER:
                 continue
             pos = i / (n - 1) if n > 1 else 0.0

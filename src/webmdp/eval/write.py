@@ -59,6 +59,12 @@ def _skill_tables(table: Mapping[str, Mapping[str, Mapping[str, Invocation]]], w
     return out
 
 
+def _short(value: Any, width: int = 60) -> str:
+    text = value if isinstance(value, str) else json.dumps(value)
+    text = text.replace("|", "\\|").replace("\n", " ")
+    return text if len(text) <= width else text[:width - 1] + "\u2026"
+
+
 def _rate(x: float | None) -> str:
     return DASH if x is None else f"{100 * x:.1f}"
 
@@ -95,6 +101,14 @@ def _sections(a: Analysis, images: dict[str, bytes]) -> list[str]:
     out += ["## Exploration success by complexity (figure)", "",
             "![Exploration SR by hard negatives, oracle length and access level (WebSTEP 4.4)]"
             "(figures/complexity.png)", ""]
+    if a.disagreements:
+        out += ["## Recorded vs recomputed (imported runs)", "",
+                "Values a bundle recorded that differ from what webmdp recomputes from the same "
+                "bundle; the recorded value is kept, never overwritten.", ""]
+        out += md_table(["Task", "Agent", "Field", "Recorded", "Recomputed", "Note"],
+                        [[d["task_id"], d["agent"], d["field"], _short(d["recorded"]),
+                          _short(d["recomputed"]), d.get("note") or ""]
+                         for d in a.disagreements])
     if a.skipped:
         out += ["## Skipped inputs", "", f"{len(a.skipped)} inputs could not be used:", ""]
         out += [f"- `{path}`: {reason}" for path, reason in a.skipped]
