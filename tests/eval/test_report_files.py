@@ -72,6 +72,10 @@ def test_write_report_files(two_agents: Path, tmp_path: Path) -> None:
     assert {"skill_invocation", "complexity", "planning", "bifurcation",
             "disagreements"} <= set(rep)
     assert rep["episodes"] == 12
+    failed = sum(not t.success for t, _ in a.episodes if t.agent == "greedy")
+    assert failed and rep["bifurcation"]["greedy (semantic)"]["failures"] == failed
+    assert "## Bifurcation points" in md and (paths["markdown"].parent / "figures/bifurcation.png"
+                                              ).is_file()
 
 
 def test_agent_text_is_escaped_in_html(tmp_path: Path) -> None:

@@ -87,6 +87,13 @@ class Site(ABC):
         """The semantic action the browser's Back button stands for in ``state`` (None: none)."""
         return None
 
+    def alignment_state(self, state: State) -> State:
+        """The part of ``state`` that trajectory alignment compares (bifurcation analysis,
+        ``docs/alignment-state.md``): position, opened entity and application data. A site
+        clears what is neither shown nor read by any later transition (leftovers of a surface
+        already left, a notice that lasts one step); the default keeps the whole state."""
+        return state
+
     # -- helpers shared by every site ----------------------------------------------------------
     def validate_params(self, action: Action) -> ActionSpec:
         """Check names and types of an action's parameters against its spec."""

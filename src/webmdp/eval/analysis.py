@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from webmdp.errors import WebMDPError
+from webmdp.eval.bifurcation import bifurcation_summary, bifurcations
 from webmdp.eval.disagreements import episode_disagreements, read_recorded
 from webmdp.eval.importers.webstep import RecordedValues
 from webmdp.eval.load import LoadedRuns
@@ -92,6 +93,7 @@ def analyse(loaded: LoadedRuns, *, matcher: Matcher | None = None,
     out.skill_names = skill_invocation(loaded.episodes, by="skill")
     out.temporal = temporal_pattern(loaded.episodes)
     out.disagreements = _disagreements(loaded, out.skipped)
+    out.bifurcation = bifurcation_summary(bifurcations(loaded.episodes, skipped=out.skipped))
     out.planning_rows = [planning_metrics(trace, task, matcher=matcher, window=window)
                          for trace, task in loaded.episodes]
     by_agent: dict[str, list[PlanningMetrics]] = {}

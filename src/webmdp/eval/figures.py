@@ -83,8 +83,10 @@ def temporal_heatmap(pattern: Mapping[str, Mapping[str, Sequence[float]]]) -> by
 
 
 def bifurcation_bars(counts: Mapping[str, Mapping[str, int]]) -> bytes:
-    """Figure 5 (top): per agent, how many failures bifurcate as each kind."""
-    kinds = ("wrong_branch", "delayed_commit", "premature_commit")
+    """Figure 5 (top): per agent, how many failures bifurcate as each kind (the paper's three,
+    then our two extra kinds)."""
+    kinds = ("wrong_branch", "delayed_commit", "premature_commit", "wrong_commit",
+             "stopped_early")
     agents = list(counts)
     fig, ax = plt.subplots(figsize=(7.5, 3.0))
     bottom = [0] * len(agents)

@@ -25,6 +25,11 @@ SKILL_DEFS: tuple[tuple[str, str], ...] = (
      "4.2; 1 = no repetition)."),
     ("Partial success", "verifier conditions met / conditions, over tasks with at least two "
      "conditions only (Definition 4.4)."),
+    ("Bifurcation point", "the last semantic state a failing trajectory shares with a "
+     "successful one on the same task (another agent's, the shortest; else the oracle's) "
+     "before they diverge; states compared by each site's alignment state "
+     "(docs/alignment-state.md). Kinds: wrong branch, delayed commit, premature commit "
+     "(WebSTEP 4.3); wrong commit and stopped early (ours)."),
     ("Element accuracy", "steps whose executed action matches the action the agent stated it "
      "would take / steps stating one; undecidable pairs left out (Definition 4.5)."),
     ("Skill invocation (by category / by skill)", "a task requires skill k when its oracle "
@@ -82,6 +87,37 @@ def _planning_section(a: Analysis) -> list[str]:
             *md_table(head, body)]
 
 
+def _bifurcation_section(a: Analysis, images: dict[str, bytes]) -> list[str]:
+    """WebSTEP 4.3: kinds of bifurcation point per agent and what each kind involves."""
+    out = ["## Bifurcation points", ""]
+    if not a.bifurcation:
+        return [*out, "No failing episode could be aligned with a successful trajectory "
+                "(bifurcation needs a failure and a success, another agent's or the oracle's, "
+                "on the same task); reasons under Skipped inputs.", ""]
+    kinds = ("wrong_branch", "delayed_commit", "premature_commit", "wrong_commit",
+             "stopped_early")
+    body = [[agent, str(s["failures"]), *(str(s["counts"].get(k, 0)) for k in kinds),
+             ", ".join(f"{r} {n}" for r, n in sorted(s.get("references", {}).items()))]
+            for agent, s in a.bifurcation.items()]
+    out += md_table(["Agent", "Failures", "Wrong branch", "Delayed commit", "Premature commit",
+                     "Wrong commit", "Stopped early", "Aligned with"], body)
+    rows = []
+    for agent, s in a.bifurcation.items():
+        for kind, cats in s.get("categories", {}).items():
+            if cats:
+                rows.append([agent, kind.replace("_", " "),
+                             ", ".join(f"{c} {n}" for c, n in cats.items())])
+    if rows:
+        out += ["Categories involved at each kind (Figure 5, bottom): the failing next "
+                "category (wrong branch), the failing suffix (delayed commit), the skipped "
+                "successful suffix (premature commit).", "",
+                *md_table(["Agent", "Kind", "Categories (count)"], rows)]
+    images["figures/bifurcation.png"] = fig.bifurcation_bars(
+        {agent: s["counts"] for agent, s in a.bifurcation.items()})
+    return [*out, "![Bifurcation points by kind (WebSTEP Figure 5)](figures/bifurcation.png)",
+            ""]
+
+
 def _sections(a: Analysis, images: dict[str, bytes]) -> list[str]:
     out = ["## Skill invocation by category (%)", "",
            f"Cells: invocation rate (requiring episodes); {DASH} under {MIN_SUPPORT} "
@@ -97,6 +133,7 @@ def _sections(a: Analysis, images: dict[str, bytes]) -> list[str]:
     images["figures/temporal.png"] = fig.temporal_heatmap(a.temporal)
     out += ["![Temporal skill invocation (WebSTEP Figure 4)](figures/temporal.png)", ""]
     out += _planning_section(a)
+    out += _bifurcation_section(a, images)
     images["figures/complexity.png"] = fig.exploration_curves(a.rows)
     out += ["## Exploration success by complexity (figure)", "",
             "![Exploration SR by hard negatives, oracle length and access level (WebSTEP 4.4)]"

@@ -131,6 +131,12 @@ class MailSite(Site):
         assert isinstance(state, MailState)
         return Action("CloseThread") if state.surface == "ThreadView" else None
 
+    def alignment_state(self, state: State) -> State:
+        """The notice ("Conversation archived.") is a one-step toast: shown, never read by a
+        transition, gone after the next one."""
+        assert isinstance(state, MailState)
+        return state.replace(notice="") if state.notice else state
+
     def facts(self, state: State) -> dict[str, Any]:
         assert isinstance(state, MailState)
         return observe.facts(state)

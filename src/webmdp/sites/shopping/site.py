@@ -123,6 +123,14 @@ class ShoppingSite(Site):
             return Action("BackToResults")
         return None
 
+    def alignment_state(self, state: State) -> State:
+        """Off a product page, the option selection (color, size) is a leftover of the last
+        product opened: nothing shows or reads it, and OpenProduct resets it."""
+        assert isinstance(state, ShoppingState)
+        if state.surface == "ProductDetail" or not (state.color or state.size):
+            return state
+        return state.replace(color="", size="")
+
     def facts(self, state: State) -> dict[str, Any]:
         assert isinstance(state, ShoppingState)
         return mdp.facts(state)
