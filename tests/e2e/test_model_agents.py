@@ -310,3 +310,31 @@ def test_webmdp_run_drives_a_model_agent(server, host, tmp_path, mode: str) -> N
     assert trace["agent_log"]["model"] == "vllm/scripted-model"
     calls = [c for s in trace["steps"] if s.get("notes") for c in s["notes"]["model_calls"]]
     assert len(calls) == len(actions) and all(c["prompt_tokens"] for c in calls)
+
+
+def test_report_compares_a_model_agent_with_built_in_agents(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Built-in agents and a model agent (scripted server) in one run: `webmdp report` writes
+    every file, with the model's stated intents feeding element accuracy."""
+    import json
+
+    tasks = site_tasks("shopping")[:3]
+    for agent in ("oracle", "greedy"):
+        assert _cli("run", "--agent", agent, "--out", str(tmp_path), *(
+            a for t in tasks for a in ("--task", t.id))).exit_code == 0
+    writer = OracleModel(Mirror(None), "json")
+    script = [writer.write(a) for t in tasks for a in (*t.oracle_actions(), Action("Finish"))]
+    with ScriptedModelServer(script) as srv:
+        res = _cli("run", "--agent", "step", "--model", "vllm/scripted-model", "--base-url",
+                   srv.base_url, "--out", str(tmp_path), *(a for t in tasks
+                                                           for a in ("--task", t.id)))
+    assert res.exit_code == 0, res.output
+    res = _cli("report", str(tmp_path), "--json")
+    assert res.exit_code == 0, res.output
+    rep = json.loads(res.stdout)
+    model = next(k for k in rep["planning"]["by_agent"] if k.startswith("step"))
+    assert rep["planning"]["by_agent"][model]["element_accuracy"] == 1.0
+    assert rep["planning"]["by_agent"][model]["step_success"] == 1.0
+    out = tmp_path / "report"
+    for name in ("report.md", "report.html", "report.json", "episodes.parquet",
+                 "figures/temporal.png", "figures/complexity.png"):
+        assert (out / name).is_file(), name
