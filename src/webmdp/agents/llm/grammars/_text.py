@@ -190,7 +190,7 @@ def decode_object(block: str) -> dict[str, Any] | str:
     try:
         obj, _ = json.JSONDecoder().raw_decode(block, start)
     except json.JSONDecodeError as exc:
-        end = _balanced_end(block, start)
+        end = closing_index(block, start, opens="{", closes="}")
         if end < 0:
             return f"{exc.msg} (unbalanced braces)"
         try:
@@ -202,9 +202,14 @@ def decode_object(block: str) -> dict[str, Any] | str:
     return obj
 
 
-def _balanced_end(text: str, start: int) -> int:
-    depth, quote, i = 0, "", start
-    while i < len(text):
+def closing_index(text: str, open_at: int, hi: int | None = None, *, opens: str = "([{",
+                  closes: str = ")]}") -> int:
+    """Index just past the bracket closing the one at ``open_at`` (brackets inside quoted
+    strings ignored, backslash escapes honoured), looking no further than ``hi``; -1 when it
+    is unbalanced. ``opens`` / ``closes`` say which brackets count."""
+    depth, quote, i = 0, "", open_at
+    end = len(text) if hi is None else hi
+    while i < end:
         ch = text[i]
         if quote:
             if ch == "\\":
@@ -213,9 +218,9 @@ def _balanced_end(text: str, start: int) -> int:
                 quote = ""
         elif ch in "'\"":
             quote = ch
-        elif ch == "{":
+        elif ch in opens:
             depth += 1
-        elif ch == "}":
+        elif ch in closes:
             depth -= 1
             if depth == 0:
                 return i + 1

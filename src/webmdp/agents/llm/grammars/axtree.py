@@ -18,6 +18,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from webmdp.agents.llm.grammars._text import closing_index
 from webmdp.agents.llm.grammars.base import Coords, ParseContext, Parsed, invalid, system_prompt_for
 from webmdp.env.actions import SCROLL_STEP_PX, GUIAction, normalize_key
 from webmdp.trace import Mode
@@ -205,7 +206,7 @@ def _scan(text: str, ctx: ParseContext, lo: int, hi: int, *,
     out: list[_Expr] = []
     for m in _CALL_RE.finditer(text, lo, hi):
         if m.group(1) in SIGNATURES or m.group(1) in UNAVAILABLE:
-            end = _call_end(text, m.end() - 1, hi)
+            end = closing_index(text, m.end() - 1, hi)
             if end > 0:
                 out.append(_call(text[m.start():end], m.start(), ctx, check_ids))
     for m in _BRACKET_RE.finditer(text, lo, hi):
@@ -226,7 +227,7 @@ def _parse_at(segment: str, ctx: ParseContext, *, bare: bool = False) -> _Expr:
         return _Expr(0, 0, error="no action found; write e.g. click [12] or click('12')")
     call = _CALL_RE.match(segment)
     if call:
-        end = _call_end(segment, call.end() - 1, len(segment))
+        end = closing_index(segment, call.end() - 1, len(segment))
         if end < 0:
             return _Expr(0, 0, error=f"unbalanced parentheses in {segment[:60]!r}")
         if call.group(1) not in SIGNATURES and call.group(1) not in UNAVAILABLE:
@@ -240,26 +241,6 @@ def _unknown(name: str) -> str:
             f"(or BrowserGym calls: {', '.join(SIGNATURES)})")
 
 
-def _call_end(text: str, open_at: int, hi: int) -> int:
-    """Index just past the parenthesis closing the one at ``open_at``; -1 if unbalanced."""
-    depth, quote, i = 0, "", open_at
-    while i < hi:
-        ch = text[i]
-        if quote:
-            if ch == "\\":
-                i += 1
-            elif ch == quote:
-                quote = ""
-        elif ch in "'\"":
-            quote = ch
-        elif ch in "([{":
-            depth += 1
-        elif ch in ")]}":
-            depth -= 1
-            if depth == 0:
-                return i + 1
-        i += 1
-    return -1
 
 
 # -- BrowserGym calls --------------------------------------------------------------------------
