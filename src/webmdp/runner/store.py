@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
+from typing import Any
 
 from webmdp.tasks.io import write_tasks
 from webmdp.tasks.model import Task
@@ -59,10 +60,15 @@ class RunStore:
         tmp = path.with_suffix(".json.tmp")
         tmp.write_text(trace.model_dump_json(indent=1))
         os.replace(tmp, path)
-        row = {"task_id": trace.task_id, "site": trace.site, "template": trace.template,
-               "agent": trace.agent, "mode": trace.mode, "success": trace.success,
-               "termination": trace.termination, "gui_steps": len(trace.steps),
-               "infra_error": trace.infra_error, "trace": str(path.relative_to(self.root))}
         with (self.root / "results.jsonl").open("a") as fh:
-            fh.write(json.dumps(row) + "\n")
+            fh.write(json.dumps(summary_row(trace, path.relative_to(self.root))) + "\n")
         return path
+
+
+def summary_row(trace: EpisodeTrace, trace_file: Path) -> dict[str, Any]:
+    """The ``results.jsonl`` row of an episode whose trace is at ``trace_file`` (relative to
+    the run directory)."""
+    return {"task_id": trace.task_id, "site": trace.site, "template": trace.template,
+            "agent": trace.agent, "mode": trace.mode, "success": trace.success,
+            "termination": trace.termination, "gui_steps": len(trace.steps),
+            "infra_error": trace.infra_error, "trace": str(trace_file)}

@@ -24,6 +24,7 @@ from pydantic import BaseModel, Field
 
 from webmdp.core.spec import SurfaceKind
 from webmdp.eval.metrics import SITE_SPEC_KEY
+from webmdp.runner.store import summary_row
 from webmdp.tasks.io import read_tasks, write_tasks
 from webmdp.tasks.model import (
     AccessLevel,
@@ -789,10 +790,7 @@ def import_webstep(paths: Iterable[str | Path], out: str | Path) -> ImportSummar
         path = root / "episodes" / trace.agent / MODE / f"{trace.task_id}.json"
         path.parent.mkdir(parents=True, exist_ok=True)
         _write(path, trace.model_dump_json(indent=1))
-        rows.append({"task_id": trace.task_id, "site": trace.site, "template": trace.template,
-                     "agent": trace.agent, "mode": trace.mode, "success": trace.success,
-                     "termination": trace.termination, "gui_steps": len(trace.steps),
-                     "infra_error": trace.infra_error, "trace": str(path.relative_to(root))})
+        rows.append(summary_row(trace, path.relative_to(root)))
         recorded.append(json.loads(rec.model_dump_json()))
         summary.imported.append((trace.agent, trace.task_id, source))
     if rows:
