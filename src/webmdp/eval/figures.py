@@ -18,7 +18,7 @@ matplotlib.use("Agg")  # headless: no display on a server or in CI
 import matplotlib.pyplot as plt
 from matplotlib.patches import Patch
 
-from webmdp.eval.aggregate import ACCESS_LEVELS, LENGTH_BUCKETS, SKILL_ORDER, group
+from webmdp.eval.aggregate import ACCESS_LEVELS, LENGTH_BUCKETS, SKILL_ORDER, breakdown, group
 from webmdp.eval.metrics import EpisodeMetrics
 from webmdp.eval.skills import Invocation
 
@@ -109,10 +109,10 @@ def exploration_curves(rows: Sequence[EpisodeMetrics]) -> bytes:
     fig, axes = plt.subplots(1, 3, figsize=(10, 3.0), sharey=True)
     for ax, (by, label, order) in zip(axes, panels, strict=True):
         for agent, agent_rows in group(rows, "agent_mode").items():
-            groups = group([r for r in agent_rows if not r.infra_error], by)
-            keys = [k for k in (order or groups) if k in groups]
-            ys = [100 * sum(r.exploration_success for r in groups[k]) / len(groups[k])
-                  for k in keys]
+            per = {k: a.exploration_sr for k, a in breakdown(agent_rows, by).items()
+                   if a.exploration_sr is not None}
+            keys = [k for k in (order or per) if k in per]
+            ys = [100 * per[k] for k in keys]
             ax.plot(keys, ys, marker="o", label=agent)
         ax.set_xlabel(label)
         ax.set_ylim(0, 100)

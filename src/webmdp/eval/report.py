@@ -43,7 +43,8 @@ DEFINITIONS: tuple[tuple[str, str], ...] = (
 DASH = "\u2013"  # en dash, as in the paper's tables
 
 
-def _pct(x: float | None) -> str:
+def pct(x: float | None) -> str:
+    """A rate in percent with one decimal; the dash when undefined."""
     return DASH if x is None else f"{100 * x:.1f}"
 
 
@@ -59,8 +60,8 @@ def md_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
 
 def _main_row(label: str, a: Aggregate) -> list[str]:
     return [
-        label, _pct(a.safe_pass_sr), _pct(a.terminal_sr), _pct(a.exploration_sr),
-        _pct(a.execution_sr), _pct(a.coverage_at_commit), _num(a.gui_steps),
+        label, pct(a.safe_pass_sr), pct(a.terminal_sr), pct(a.exploration_sr),
+        pct(a.execution_sr), pct(a.coverage_at_commit), _num(a.gui_steps),
         _num(a.semantic_steps), _num(a.gui_semantic_ratio), str(a.episodes), str(a.infra_errors),
     ]
 
@@ -93,11 +94,11 @@ def markdown_report(rows: Sequence[EpisodeMetrics], title: str = "WebMDP evaluat
 
     out += ["## Per-site results", ""]
     for name, cell in (
-        ("Terminal SR (safe pass)", lambda a: _pct(a.safe_pass_sr)),
-        ("Terminal SR (strict)", lambda a: _pct(a.terminal_sr)),
-        ("Exploration SR", lambda a: _pct(a.exploration_sr)),
-        ("Execution SR \\| Expl.", lambda a: _pct(a.execution_sr)),
-        ("Coverage@commit", lambda a: _pct(a.coverage_at_commit)),
+        ("Terminal SR (safe pass)", lambda a: pct(a.safe_pass_sr)),
+        ("Terminal SR (strict)", lambda a: pct(a.terminal_sr)),
+        ("Exploration SR", lambda a: pct(a.exploration_sr)),
+        ("Execution SR \\| Expl.", lambda a: pct(a.execution_sr)),
+        ("Coverage@commit", lambda a: pct(a.coverage_at_commit)),
     ):
         out += [f"### {name} (%) by site", "", *_pivot(rows, "site", cell, "Agent")]
 
@@ -106,7 +107,7 @@ def markdown_report(rows: Sequence[EpisodeMetrics], title: str = "WebMDP evaluat
                      ("oracle trajectory length", "oracle_length"),
                      ("information access level", "access_level")):
         out += [f"### Exploration SR (%) by {name}", "",
-                *_pivot(rows, by, lambda a: f"{_pct(a.exploration_sr)} ({a.episodes})",
+                *_pivot(rows, by, lambda a: f"{pct(a.exploration_sr)} ({a.episodes})",
                         "Agent")]
     out += ["Cells: exploration SR (episodes).", ""]
 

@@ -11,7 +11,7 @@ from typing import Any
 from webmdp.eval import figures as fig
 from webmdp.eval.analysis import Analysis
 from webmdp.eval.html import markdown_to_html
-from webmdp.eval.report import DASH, json_report, markdown_report, md_table
+from webmdp.eval.report import DASH, json_report, markdown_report, md_table, pct
 from webmdp.eval.skills import MIN_SUPPORT, Invocation
 
 TITLE = "WebMDP evaluation"
@@ -43,10 +43,7 @@ SKILL_DEFS: tuple[tuple[str, str], ...] = (
 
 
 def _cell(inv: Invocation | None) -> str:
-    if inv is None:
-        return ""
-    rate = DASH if inv.rate is None else f"{100 * inv.rate:.1f}"
-    return f"{rate} ({inv.required})"
+    return "" if inv is None else f"{pct(inv.rate)} ({inv.required})"
 
 
 def _skill_tables(table: Mapping[str, Mapping[str, Mapping[str, Invocation]]], what: str
@@ -70,16 +67,12 @@ def _short(value: Any, width: int = 60) -> str:
     return text if len(text) <= width else text[:width - 1] + "\u2026"
 
 
-def _rate(x: float | None) -> str:
-    return DASH if x is None else f"{100 * x:.1f}"
-
-
 def _planning_section(a: Analysis) -> list[str]:
     """Definitions 4.1-4.5 of the planning paper, micro-averaged over episodes."""
     keys = ("step_success", "recovery", "repetitiveness", "partial_success", "element_accuracy")
     head = ["Agent", "Step success", "Recovery", "Repetitiveness", "Partial success",
             "Element accuracy"]
-    body = [[agent, *(f"{_rate(agg[k])} ({agg['episodes'][k]})" for k in keys)]
+    body = [[agent, *(f"{pct(agg[k])} ({agg['episodes'][k]})" for k in keys)]
             for agent, agg in a.planning.get("by_agent", {}).items()]
     return ["## Planning metrics (%)", "",
             "Cells: rate (episodes where defined); micro-averaged over episodes (summed "
