@@ -24,7 +24,7 @@ def demo(
     """Run oracle, greedy and random on a slice of Shopping and Mail, then print the report."""
     from webmdp.eval.analysis import analyse
     from webmdp.eval.load import load_runs
-    from webmdp.eval.write import render, write_report
+    from webmdp.eval.write import write_report
 
     with user_errors():
         tasks = [t for s in DEMO_SITES for t in select_tasks(s, limit=per_site, spread=True)]
@@ -35,7 +35,7 @@ def demo(
                 run_tasks(tasks, out, cfg, on_episode=_advance(bar, job))
         analysis = analyse(load_runs([out]))
         paths = write_report(analysis, out / "report")
-    typer.echo(render(analysis)[0])
+    typer.echo(paths["markdown"].read_text(encoding="utf-8"))
     console.print(f"report written to {paths['markdown']} and {paths['html']}")
 
 

@@ -33,7 +33,7 @@ def report(
     episodes.parquet. Runs over different task sets are compared on their common tasks."""
     from webmdp.eval.analysis import analyse
     from webmdp.eval.load import load_runs
-    from webmdp.eval.write import render, report_json, write_report
+    from webmdp.eval.write import report_json, write_report
 
     for run_dir in run_dirs:
         if not run_dir.is_dir():
@@ -53,7 +53,7 @@ def report(
     if as_json:
         typer.echo(json.dumps(report_json(analysis), indent=2))
     else:
-        typer.echo(render(analysis)[0])
+        typer.echo(paths["markdown"].read_text(encoding="utf-8"))
     for note in analysis.notes:
         typer.echo(f"note: {note}", err=True)
     if analysis.skipped:
