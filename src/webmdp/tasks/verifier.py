@@ -30,3 +30,12 @@ def membership(draft: Draft, fact: str, what: str) -> list[Condition]:
                       description=f"{draft.target} is {what}")] + [
         Condition(fact=fact, op="not_contains", value=h,
                   description=f"hard negative {h} is not {what}") for h in draft.hard_negatives]
+
+
+def commit_conditions(prefix: str, expected: dict[str, Any], what: str = "") -> list[Condition]:
+    """One condition per parameter of a multi-field commit: fact ``{prefix}.{name}`` equals the
+    expected value (booking dates and guests, tour slot, delivery tip...), so a verdict names the
+    parameter an agent got wrong."""
+    lead = f"{what} " if what else ""
+    return [Condition(fact=f"{prefix}.{k}", op="eq", value=v, description=f"{lead}{k} is {v!r}")
+            for k, v in expected.items()]

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from typing import TypeVar
 
 from webmdp.core.model import Entity, World, WorldSpec
 
 _FILLER_TRIES = 200
+T = TypeVar("T")
 
 
 def differs(entity: Entity, avoid: Entity) -> bool:
@@ -44,3 +46,22 @@ def assemble(
 def rank_values(rng: random.Random, n: int, *, low: int = 10, high: int = 990) -> list[int]:
     """``n`` distinct descending popularity scores, used to fix a listing order."""
     return sorted(rng.sample(range(low, high), n), reverse=True)
+
+
+def pin_group(rng: random.Random, base: Entity, target_extra: Entity,
+              negatives: list[Entity], *, rank: str = "popularity") -> tuple[Entity, ...]:
+    """The target and its hard negatives: all share ``base``; the target adds ``target_extra``
+    and each negative its own differing values. Their default-order ranks are shuffled so the
+    target's place among them varies from task to task."""
+    ranks = rank_values(rng, len(negatives) + 1)
+    rng.shuffle(ranks)
+    target = {**base, **target_extra, "role": "target", rank: ranks[0]}
+    hns = [{**base, **n, "role": "hard_negative", rank: r}
+           for n, r in zip(negatives, ranks[1:], strict=True)]
+    return (target, *hns)
+
+
+def others(rng: random.Random, pool: Sequence[T], exclude: T, k: int) -> list[T]:
+    """``k`` distinct values of ``pool`` other than ``exclude`` (hard negatives' differing
+    values)."""
+    return rng.sample([v for v in pool if v != exclude], k)

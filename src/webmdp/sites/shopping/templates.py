@@ -7,7 +7,7 @@ import random
 from webmdp.core.model import World, WorldSpec
 from webmdp.core.site import Site
 from webmdp.core.spec import Action
-from webmdp.sites._common.worldgen import rank_values
+from webmdp.sites._common.worldgen import others, pin_group
 from webmdp.sites.shopping import catalog as C
 from webmdp.sites.shopping.world import make_title
 from webmdp.tasks.model import Condition
@@ -21,21 +21,6 @@ BACK = Action("BackToResults")
 ADD = Action("AddToCart")
 
 _DETAIL_ATTRS = {"material": ("Material", C.MATERIALS), "seller": ("Seller", C.SELLERS)}
-
-
-def _pinned(rng: random.Random, base: dict, target_extra: dict, negatives: list[dict]) -> tuple:
-    """Target + hard negatives sharing ``base``; popularity ranks shuffled so the target's place
-    among them varies."""
-    ranks = rank_values(rng, len(negatives) + 1)
-    rng.shuffle(ranks)
-    target = {**base, **target_extra, "role": "target", "popularity": ranks[0]}
-    hns = [{**base, **n, "role": "hard_negative", "popularity": r}
-           for n, r in zip(negatives, ranks[1:], strict=True)]
-    return (target, *hns)
-
-
-def _others(rng: random.Random, pool, exclude, k: int) -> list:
-    return rng.sample([v for v in pool if v != exclude], k)
 
 
 def _cart_verifier(d: Draft) -> list[Condition]:
@@ -64,9 +49,9 @@ class FindProductExtract(TaskTemplate):
         attr = rng.choice(list(_DETAIL_ATTRS))
         label, pool = _DETAIL_ATTRS[attr]
         value = rng.choice(pool)
-        negs = [{attr: v} for v in _others(rng, pool, value, hard_negatives)]
+        negs = [{attr: v} for v in others(rng, pool, value, hard_negatives)]
         base = {"department": dept, "category": cat}
-        pinned = _pinned(rng, base, {attr: value}, negs)
+        pinned = pin_group(rng, base, {attr: value}, negs)
         query = cat.lower()
         return Draft(
             instruction=f"Search for {query} in {dept}. Find the one with {label}: '{value}' "
@@ -102,9 +87,9 @@ class CheapestFilterSort(TaskTemplate):
         brand = rng.choice(C.BRANDS[dept])
         seller = rng.choice(C.SELLERS)
         price = round(rng.uniform(20, 120), 2)
-        negs = [{"seller": s} for s in _others(rng, C.SELLERS, seller, hard_negatives)]
+        negs = [{"seller": s} for s in others(rng, C.SELLERS, seller, hard_negatives)]
         base = {"department": dept, "category": cat, "brand": brand, "price": price}
-        pinned = _pinned(rng, base, {"seller": seller}, negs)
+        pinned = pin_group(rng, base, {"seller": seller}, negs)
         pricier = tuple({"department": dept, "category": cat, "brand": brand, "role": "filler",
                          "seller": rng.choice(C.SELLERS),
                          "price": round(price + rng.uniform(5, 80), 2)} for _ in range(2))
@@ -154,9 +139,9 @@ class CartSwap(TaskTemplate):
         other_cat = rng.choice(C.DEPARTMENTS[depts[1]])
         other_brand = rng.choice(C.BRANDS[depts[1]])
         other_title = make_title(other_brand, rng.choice(C.MODELS), other_cat)
-        negs = [{"material": m} for m in _others(rng, C.MATERIALS, material, hard_negatives)]
+        negs = [{"material": m} for m in others(rng, C.MATERIALS, material, hard_negatives)]
         base = {"department": depts[0], "category": cat, "brand": brand}
-        pinned = _pinned(rng, base, {"material": material}, negs)
+        pinned = pin_group(rng, base, {"material": material}, negs)
         companion = {"department": depts[1], "category": other_cat, "brand": other_brand,
                      "title": other_title, "role": "companion"}
         pinned = (*pinned, companion)
@@ -206,7 +191,7 @@ class CompareSpecs(TaskTemplate):
         months = sorted(rng.sample((3, 6, 9, 12, 18, 24, 36), hard_negatives + 1), reverse=True)
         negs = [{"warranty_months": m} for m in months[1:]]
         base = {"department": dept, "category": cat, "brand": brand}
-        pinned = _pinned(rng, base, {"warranty_months": months[0]}, negs)
+        pinned = pin_group(rng, base, {"warranty_months": months[0]}, negs)
         return Draft(
             instruction=f"Among the {brand} {cat.lower()}, add the one with the longest "
                         "warranty to your cart.",
@@ -247,10 +232,10 @@ class CheckoutWithOptions(TaskTemplate):
         colors = rng.sample(C.COLORS, 3)
         color, size = colors[rng.randrange(1, 3)], rng.choice(C.SIZES[1:])
         speed = rng.choice(("express", "overnight"))
-        negs = [{"seller": s} for s in _others(rng, C.SELLERS, seller, hard_negatives)]
+        negs = [{"seller": s} for s in others(rng, C.SELLERS, seller, hard_negatives)]
         base = {"department": dept, "category": cat, "brand": brand, "title": title,
                 "colors": colors}
-        pinned = _pinned(rng, base, {"seller": seller}, negs)
+        pinned = pin_group(rng, base, {"seller": seller}, negs)
         return Draft(
             instruction=f"Buy the '{title}' sold by {seller} in {color}, size {size}, "
                         f"with {speed} shipping.",
@@ -304,7 +289,7 @@ class ReviewExtract(TaskTemplate):
         phrase = rng.choice(C.REVIEW_PHRASES)
         negs = [{"reviews": make_reviews(rng, None, phrase)} for _ in range(hard_negatives)]
         base = {"department": dept, "category": cat, "brand": brand}
-        pinned = _pinned(rng, base, {"reviews": make_reviews(rng, phrase, None)}, negs)
+        pinned = pin_group(rng, base, {"reviews": make_reviews(rng, phrase, None)}, negs)
         return Draft(
             instruction=f"Find the {brand} product in {cat.lower()} whose reviews mention "
                         f"'{phrase}' and add it to your cart.",
