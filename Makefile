@@ -1,4 +1,5 @@
-# webmdp: `make demo` runs the built-in benchmark slice, `make test` runs the whole suite.
+# webmdp: `make demo [SITES=shopping,food]` runs the built-in benchmark slice, `make test` the
+# whole suite.
 PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -15,8 +16,10 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install -q -e '.[dev]'
 	@touch $(STAMP)
 
+SITES ?= all
+
 demo: setup
-	$(BIN)/webmdp demo --out runs/demo
+	$(BIN)/webmdp demo --out runs/demo --sites $(SITES)
 
 test: setup
 	$(BIN)/ruff check src tests benchmarks

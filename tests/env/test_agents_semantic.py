@@ -25,13 +25,13 @@ def test_oracle_solves_every_task_and_explores_correctly(site: str) -> None:
         assert m.safe_pass and m.execution_success
 
 
-def test_greedy_explores_worse_with_hard_negatives() -> None:
+@pytest.mark.parametrize("site", site_names())
+def test_greedy_explores_worse_with_hard_negatives(site: str) -> None:
     agent = make_agent("greedy")
     by_hn: dict[bool, list[bool]] = {False: [], True: []}
-    for site in site_names():
-        for task in site_tasks(site):
-            m = episode_metrics(run_episode(SemanticEnv(task, agent="greedy"), agent), task)
-            by_hn[task.complexity.hard_negative_count > 0].append(bool(m.exploration_success))
+    for task in site_tasks(site):
+        m = episode_metrics(run_episode(SemanticEnv(task, agent="greedy"), agent), task)
+        by_hn[task.complexity.hard_negative_count > 0].append(bool(m.exploration_success))
     rate = {k: sum(v) / len(v) for k, v in by_hn.items()}
     assert rate[True] < rate[False]
     assert rate[True] > 0 and rate[False] < 1
