@@ -7,6 +7,7 @@ semantic trace for the same actions, and the same snapshot ids for tree-search b
 from __future__ import annotations
 
 import hashlib
+import json
 
 from webmdp.core.model import State, World
 from webmdp.core.site import Site
@@ -16,8 +17,13 @@ from webmdp.trace import SemanticTransition
 
 
 def state_key(state: State) -> str:
-    """Stable digest of a state (identical across processes) for aligning traces."""
-    return hashlib.blake2b(repr(state).encode(), digest_size=8).hexdigest()
+    """Stable digest of a state, identical across processes, for aligning traces.
+
+    It hashes the state's canonical JSON (sets sorted), not its ``repr``: a frozenset's repr
+    follows string hashing, which differs from one process to the next."""
+    canonical = json.dumps([type(state).__name__, state.to_dict()], sort_keys=True,
+                           separators=(",", ":"), default=str)
+    return hashlib.blake2b(canonical.encode(), digest_size=8).hexdigest()
 
 
 def unknown_snapshot(snapshot_id: str, taken: int) -> str:
