@@ -18,7 +18,9 @@ def _run(*args: str):  # type: ignore[no-untyped-def]
 
 
 @pytest.mark.parametrize("args,needle", [
-    (("run", "--site", "nope"), "unknown site 'nope'; valid choices: mail, shopping"),
+    (("run", "--site", "nope"),
+     "unknown site 'nope'; valid choices: accommodation, food, housing, mail, shopping"),
+    (("demo", "--sites", "mail,nope"), "unknown site 'nope'"),
     (("run", "--agent", "nope"),
      "unknown agent 'nope'; valid choices: greedy, oracle, plan, random, step, tree"),
     (("run", "--mode", "vr"), "unknown mode 'vr'; valid choices: browser, semantic"),
@@ -95,6 +97,18 @@ def test_run_then_report_json_and_markdown(tmp_path: Path) -> None:
 def test_report_on_missing_dir(tmp_path: Path) -> None:
     res = _run("report", str(tmp_path / "nope"))
     assert res.exit_code == 2 and "no run directory" in res.output
+
+
+def test_demo_runs_the_chosen_sites_and_reports(tmp_path: Path) -> None:
+    out = tmp_path / "demo"
+    res = _run("demo", "--out", str(out), "--sites", "mail,shopping", "--per-site", "2",
+               "--mode", "semantic")
+    assert res.exit_code == 0, res.output
+    rows = [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
+    assert {r["task_id"].split("_")[0] for r in rows} == {"mail", "shopping"}
+    assert sorted({r["agent"] for r in rows}) == ["greedy", "oracle", "random"]
+    assert len(rows) == 2 * 2 * 3
+    assert (out / "report" / "report.md").read_text().startswith("#")
 
 
 def test_trace_schema_is_json() -> None:

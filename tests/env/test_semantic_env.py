@@ -58,7 +58,8 @@ def test_make_by_id() -> None:
 
 
 @pytest.mark.parametrize("env_id,match", [
-    ("nosite-v1", "unknown site 'nosite'; valid choices: mail, shopping"),
+    ("nosite-v1",
+     "unknown site 'nosite'; valid choices: accommodation, food, housing, mail, shopping"),
     ("shopping/nope-v1", "unknown template 'nope'"),
     ("garbage", "unknown environment id"),
 ])

@@ -11,6 +11,9 @@ from webmdp.errors import unknown_choice
 _ENTRY_POINTS: dict[str, str] = {
     "shopping": "webmdp.sites.shopping.site:ShoppingSite",
     "mail": "webmdp.sites.mail.site:MailSite",
+    "accommodation": "webmdp.sites.accommodation.site:AccommodationSite",
+    "housing": "webmdp.sites.housing.site:HousingSite",
+    "food": "webmdp.sites.food.site:FoodSite",
 }
 
 

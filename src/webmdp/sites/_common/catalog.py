@@ -150,6 +150,9 @@ class Catalog:
     sort_action: str = "SortBy"
     sort_skill: str = "sort_usage"
     pagination_skill: str = "pagination"
+    prefix: str = ""
+    """When set, only entities whose id starts with it are listed (worlds holding two entity
+    kinds, e.g. restaurants ``RST-`` and their menu items ``ITM-``)."""
     _by_action: dict[str, Facet] = dc_field(init=False, repr=False)
     _sorts: dict[str, Sort] = dc_field(init=False, repr=False)
 
@@ -287,7 +290,7 @@ class Catalog:
                                      "unit": f.unit, "active": cur is not None}
             if f.kind == "range":
                 entry["lo"], entry["hi"] = cur if cur else (None, None)
-                entry["bounds"] = _bounds(world, f.entity_field)
+                entry["bounds"] = _bounds(world, f.entity_field, self.prefix)
             elif f.kind == "flag":
                 entry["on"] = bool(cur)
             else:
@@ -341,14 +344,15 @@ def _results(catalog: Catalog, world: World, query: str, filters: Filters,
     want = words(query)
     checks = [(catalog.facet(name), value) for name, value in filters]
     out = [eid for eid, e in world.entities.items()
-           if all(w in _haystack(catalog, world, eid) for w in want)
+           if eid.startswith(catalog.prefix)
+           and all(w in _haystack(catalog, world, eid) for w in want)
            and all(f.accepts(e, v) for f, v in checks)]
     return tuple(sorted(out, key=catalog.sort_key(world, sort)))
 
 
 @lru_cache(maxsize=1024)
-def _bounds(world: World, field_name: str) -> tuple[float, float]:
-    values = [e[field_name] for e in world.entities.values()]
+def _bounds(world: World, field_name: str, prefix: str = "") -> tuple[float, float]:
+    values = [e[field_name] for eid, e in world.entities.items() if eid.startswith(prefix)]
     return (min(values), max(values)) if values else (0.0, 0.0)
 
 

@@ -29,18 +29,27 @@ def assemble(
     """Complete pinned entities, draw fillers that avoid the task's constraints, shuffle, and
     assign ids ``PREFIX-001...`` so that position never reveals the target."""
     entities = [complete(dict(p), rng) for p in spec.pinned]
-    for _ in range(spec.n_fillers):
-        for _ in range(_FILLER_TRIES):
-            cand = complete({"role": "filler"}, rng)
-            if all(differs(cand, a) for a in spec.avoid):
-                entities.append(cand)
-                break
+    entities += fillers(rng, spec.n_fillers, complete, spec.avoid)
     rng.shuffle(entities)
     out: dict[str, Entity] = {}
     for i, ent in enumerate(entities, start=1):
         eid = f"{prefix}-{i:03d}"
         out[eid] = {"id": eid, **{k: v for k, v in ent.items() if k != "id"}}
     return World(site=site, entities=out, meta=meta or {})
+
+
+def fillers(rng: random.Random, n: int, complete: Callable[[Entity, random.Random], Entity],
+            avoid: Sequence[Entity], base: Entity | None = None) -> list[Entity]:
+    """``n`` completed fillers (``base`` plus role ``filler``), each differing from every
+    ``avoid`` mapping; a world of two entity kinds calls it once per kind (or per parent)."""
+    out: list[Entity] = []
+    for _ in range(n):
+        for _ in range(_FILLER_TRIES):
+            cand = complete({"role": "filler", **(base or {})}, rng)
+            if all(differs(cand, a) for a in avoid):
+                out.append(cand)
+                break
+    return out
 
 
 def rank_values(rng: random.Random, n: int, *, low: int = 10, high: int = 990) -> list[int]:

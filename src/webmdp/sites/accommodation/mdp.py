@@ -1,0 +1,180 @@
+"""Accommodation transition and observation functions (pure)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from webmdp.core.model import EntityView, Observation, World
+from webmdp.core.spec import Action, SurfaceKind
+from webmdp.errors import InvalidAction
+from webmdp.sites.accommodation import catalog as C
+from webmdp.sites.accommodation.available import available_actions
+from webmdp.sites.accommodation.pricing import nights, parse_day, quote, short_range
+from webmdp.sites.accommodation.state import AccommodationState as S
+from webmdp.sites.accommodation.state import Reservation
+from webmdp.sites.accommodation.world import CARD_FIELDS, DETAIL_FIELDS
+
+SURFACE_KINDS = {"SearchResults": SurfaceKind.CARD, "ListingDetail": SurfaceKind.DETAIL,
+                 "Checkout": SurfaceKind.COMMIT, "Reservations": SurfaceKind.COMMIT}
+STAY_FIELDS = ("title", "city", "property_type", "price_per_night", "rating", "review_count",
+               "photo")
+CHECKOUT_FIELDS = (*STAY_FIELDS, "cancellation_policy")
+_DETAIL_COLLAPSED = tuple(f for f in DETAIL_FIELDS if f != "amenities")
+_ACTIVE = ("upcoming", "confirmed")
+
+
+def _need(cond: bool, message: str) -> None:
+    if not cond:
+        raise InvalidAction(message)
+
+
+def initial_state(world: World) -> S:
+    trips = tuple((r["id"], r["listing"], r["check_in"], r["check_out"], r["guests"],
+                   r["status"]) for r in world.meta.get("reservations", ()))
+    return S(surface="SearchResults", reservations=trips)
+
+
+def transition(s: S, a: Action, world: World) -> S:
+    name, p, surf = a.name, a.params, s.surface
+    s = s.replace(notice="")
+    if surf == "Checkout":
+        _need(name in ("ConfirmBooking", "CancelCheckout"),
+              f"{name}: confirm and pay, or cancel the checkout first")
+    if name == C.CATALOG.search:
+        nxt = _listing(s, a, world)
+        return nxt.replace(surface="SearchResults", focus=None, amenities_open=False)
+    if C.CATALOG.handles(name):
+        _need(surf == "SearchResults", f"{name}: only on search results")
+        return _listing(s, a, world)
+    if name == "ViewListing":
+        lid = p["listing_id"]
+        _need(lid in _listable(s, world), f"ViewListing: {lid} is not on this page")
+        return s.replace(surface="ListingDetail", focus=lid, origin=surf, amenities_open=False)
+    if name == "CloseListing":
+        _need(surf == "ListingDetail", "CloseListing: no listing is open")
+        return s.replace(surface=s.origin, focus=None, amenities_open=False)
+    if name == "ShowAllAmenities":
+        _need(surf == "ListingDetail" and not s.amenities_open, "ShowAllAmenities: not here")
+        return s.replace(amenities_open=True)
+    if name == "BookListing":
+        _need(surf == "ListingDetail" and s.focus is not None, "BookListing: no listing open")
+        return s.replace(surface="Checkout", draft=_stay(world, s.focus or "", p))
+    if name == "ConfirmBooking":
+        _need(surf == "Checkout" and s.draft is not None, "ConfirmBooking: no checkout")
+        lid, cin, cout, guests = s.draft or ("", "", "", 0)
+        rid = f"HM{len(s.made) + 1:02d}{lid[-3:]}{cin[5:7]}{cin[8:]}"
+        res: Reservation = (rid, lid, cin, cout, guests, "confirmed")
+        return s.replace(surface="Reservations", focus=None, draft=None, origin="Reservations",
+                         reservations=(res, *s.reservations), made=(*s.made, rid),
+                         notice="Your reservation is confirmed.")
+    if name == "CancelCheckout":
+        _need(surf == "Checkout" and s.draft is not None, "CancelCheckout: no checkout")
+        return s.replace(surface="ListingDetail", draft=None,
+                         abandoned=(*s.abandoned, s.draft or ("", "", "", 0)))
+    if name == "OpenTrips":
+        return s.replace(surface="Reservations", focus=None, amenities_open=False)
+    if name == "BackToSearch":
+        _need(surf == "Reservations", "BackToSearch: not on trips")
+        return s.replace(surface="SearchResults", focus=None)
+    if name == "CancelReservation":
+        _need(surf == "Reservations", "CancelReservation: not on trips")
+        rid = p["reservation_id"]
+        _need(any(r[0] == rid and r[5] in _ACTIVE for r in s.reservations),
+              f"CancelReservation: no active reservation {rid}")
+        trips = tuple((*r[:5], "cancelled") if r[0] == rid else r for r in s.reservations)
+        return s.replace(reservations=trips, notice="Your reservation was cancelled.")
+    raise InvalidAction(f"unknown action {name!r}")
+
+
+def _listing(s: S, a: Action, world: World) -> S:
+    nxt = C.CATALOG.transition(s, a, world)
+    assert isinstance(nxt, S)
+    return nxt
+
+
+def _stay(world: World, lid: str, p: dict[str, Any]) -> tuple[str, str, str, int]:
+    cin, cout, guests = str(p["check_in"]).strip(), str(p["check_out"]).strip(), int(p["guests"])
+    listing = world.entities[lid]
+    _need(parse_day(cin) is not None, f"BookListing: check-in {cin!r} is not a {C.YEAR} date "
+          "(YYYY-MM-DD)")
+    _need(parse_day(cout) is not None, f"BookListing: check-out {cout!r} is not a {C.YEAR} "
+          "date (YYYY-MM-DD)")
+    n = nights(cin, cout)
+    _need(n >= 1, "BookListing: check-out must be after check-in")
+    _need(n >= listing["min_nights"],
+          f"BookListing: this place has a {listing['min_nights']}-night minimum stay")
+    _need(1 <= guests <= listing["max_guests"],
+          f"BookListing: this place hosts 1-{listing['max_guests']} guests")
+    return (lid, cin, cout, guests)
+
+
+def _listable(s: S, world: World) -> tuple[str, ...]:
+    if s.surface == "SearchResults":
+        return C.CATALOG.visible(world, s)
+    if s.surface == "Reservations":
+        return tuple(dict.fromkeys(r[1] for r in s.reservations))
+    return ()
+
+
+def _view(world: World, lid: str, fields: tuple[str, ...]) -> EntityView:
+    e = world.entities[lid]
+    return EntityView(lid, {f: e[f] for f in fields})
+
+
+def observe(s: S, world: World) -> Observation:
+    """Project the state onto what the page shows."""
+    ctx: dict[str, Any] = {"query": s.query, "notice": s.notice,
+                           "trips_count": sum(r[5] in _ACTIVE for r in s.reservations)}
+    entities: tuple[EntityView, ...] = ()
+    if s.surface == "SearchResults":
+        entities = tuple(_view(world, i, CARD_FIELDS) for i in C.CATALOG.visible(world, s))
+        ctx.update(C.CATALOG.context(s, world))
+    elif s.surface == "ListingDetail" and s.focus:
+        listing = world.entities[s.focus]
+        fields = CARD_FIELDS + (DETAIL_FIELDS if s.amenities_open else _DETAIL_COLLAPSED)
+        entities = (_view(world, s.focus, fields),)
+        ctx.update(amenities_open=s.amenities_open, amenity_count=len(listing["amenities"]),
+                   amenity_preview=listing["amenities"][: C.PREVIEW], origin=s.origin,
+                   policy_text=C.POLICY_TEXT[listing["cancellation_policy"]],
+                   state_name=C.STATES[listing["city"]])
+    elif s.surface == "Checkout" and s.draft:
+        lid, cin, cout, guests = s.draft
+        entities = (_view(world, lid, CHECKOUT_FIELDS),)
+        ctx.update(check_in=cin, check_out=cout, guests=guests, dates=short_range(cin, cout),
+                   policy_text=C.POLICY_TEXT[world.entities[lid]["cancellation_policy"]],
+                   **quote(world.entities[lid], cin, cout))
+    elif s.surface == "Reservations":
+        ids = _listable(s, world)
+        entities = tuple(_view(world, i, STAY_FIELDS) for i in ids)
+        ctx["trips"] = [_trip(r, world) for r in s.reservations]
+    kind = SURFACE_KINDS[s.surface]
+    return Observation(s.surface, kind, entities, available_actions(s, world), ctx)
+
+
+def _trip(r: Reservation, world: World) -> dict[str, Any]:
+    rid, lid, cin, cout, guests, status = r
+    return {"id": rid, "listing": lid, "check_in": cin, "check_out": cout, "guests": guests,
+            "status": status, "dates": short_range(cin, cout),
+            "total": quote(world.entities[lid], cin, cout)["total"]}
+
+
+def facts(s: S) -> dict[str, Any]:
+    """Verifier facts: reservations made and cancelled in the episode, the last booking's
+    fields, and abandoned checkouts."""
+    by_id = {r[0]: r for r in s.reservations}
+    made = [by_id[i] for i in s.made]
+    out: dict[str, Any] = {
+        "surface": s.surface,
+        "booked.listings": [r[1] for r in made if r[5] == "confirmed"],
+        "cancelled.reservations": [r[0] for r in s.reservations if r[5] == "cancelled"],
+        "cancelled.listings": [r[1] for r in s.reservations if r[5] == "cancelled"],
+        "checkout.abandoned": [a[0] for a in s.abandoned],
+    }
+    if made:
+        keys = ("id", "listing", "check_in", "check_out", "guests", "status")
+        out.update({f"booking.{k}": v for k, v in zip(keys, made[-1], strict=True)})
+    if s.abandoned:
+        last = s.abandoned[-1]
+        out.update({f"abandoned.{k}": v for k, v in
+                    zip(("listing", "check_in", "check_out", "guests"), last, strict=True)})
+    return out

@@ -1,0 +1,107 @@
+"""The Accommodation site: a holiday-rental marketplace modelled after Airbnb (WebSTEP Table 4
+row "Accommodation", Table 5, Table 7; template Table 20)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from webmdp.core.model import Observation, State, World, WorldSpec
+from webmdp.core.site import Site
+from webmdp.core.spec import (
+    Action,
+    ActionSpec,
+    ParamSpec,
+    SkillCategory,
+    SurfaceKind,
+    SurfaceSpec,
+    VisibilitySpec,
+    declare_action,
+)
+from webmdp.sites.accommodation import mdp
+from webmdp.sites.accommodation.catalog import CATALOG
+from webmdp.sites.accommodation.state import AccommodationState
+from webmdp.sites.accommodation.world import CARD_FIELDS, DETAIL_FIELDS, generate_world
+from webmdp.tasks.template import TaskTemplate
+
+NAV, INS, CO = SkillCategory.NAVIGATE, SkillCategory.INSPECT, SkillCategory.COMMIT
+_a = declare_action
+
+ACTIONS: tuple[ActionSpec, ...] = (
+    *CATALOG.action_specs(),
+    _a("ViewListing", "listing_inspection", INS, ParamSpec("listing_id", "entity"),
+       doc="open a listing from the results or from a trip"),
+    _a("CloseListing", "search_return", NAV, doc="back to where the listing was opened from"),
+    _a("ShowAllAmenities", "amenity_expansion", INS, doc='"Show all N amenities"'),
+    _a("BookListing", "booking_initiation", CO,
+       ParamSpec("check_in", "str", text=True), ParamSpec("check_out", "str", text=True),
+       ParamSpec("guests", "int", text=True), doc="Reserve: dates and guests, to checkout"),
+    _a("ConfirmBooking", "booking_confirmation", CO, doc='"Confirm and pay"'),
+    _a("CancelCheckout", "checkout_cancellation", CO, doc="leave checkout without paying"),
+    _a("OpenTrips", "tab_navigation", NAV, doc="the Trips tab (reservations)"),
+    _a("BackToSearch", "search_return", NAV, doc="from trips back to the search results"),
+    _a("CancelReservation", "booking_cancellation", CO, ParamSpec("reservation_id", "str")),
+)
+
+
+class AccommodationSite(Site):
+    name = "accommodation"
+    title = "Staybnb"
+    entity_prefix = "LST"
+    example_params = {"query": "Seattle", "min": 100.0, "max": 300.0, "check_in": "2026-05-04",
+                      "check_out": "2026-05-11", "guests": 2}
+    surfaces = (
+        SurfaceSpec("SearchResults", SurfaceKind.CARD, "listing cards with filters"),
+        SurfaceSpec("ListingDetail", SurfaceKind.DETAIL, "photos, host, amenities, booking card"),
+        SurfaceSpec("Checkout", SurfaceKind.COMMIT, '"Confirm and pay" price breakdown'),
+        SurfaceSpec("Reservations", SurfaceKind.COMMIT, "trips with cancellation"),
+    )
+    actions = ACTIONS
+    visibility = VisibilitySpec(
+        card_fields=CARD_FIELDS,
+        detail_fields=DETAIL_FIELDS,
+        surface_fields={
+            "SearchResults": frozenset(CARD_FIELDS),
+            "ListingDetail": frozenset(CARD_FIELDS + DETAIL_FIELDS),
+            "Checkout": frozenset(mdp.CHECKOUT_FIELDS),
+            "Reservations": frozenset(mdp.STAY_FIELDS),
+        },
+    )
+
+    @property
+    def templates(self) -> Mapping[str, TaskTemplate]:
+        from webmdp.sites.accommodation.templates import TEMPLATES
+
+        return TEMPLATES
+
+    def generate_world(self, spec: WorldSpec, rng: random.Random) -> World:
+        return generate_world(spec, rng)
+
+    def initial_state(self, world: World) -> State:
+        return mdp.initial_state(world)
+
+    def transition(self, state: State, action: Action, world: World) -> State:
+        assert isinstance(state, AccommodationState)
+        return mdp.transition(state, action, world)
+
+    def observe(self, state: State, world: World) -> Observation:
+        assert isinstance(state, AccommodationState)
+        return mdp.observe(state, world)
+
+    def browser_back(self, state: State) -> Action | None:
+        assert isinstance(state, AccommodationState)
+        back = {"ListingDetail": "CloseListing", "Checkout": "CancelCheckout"}
+        return Action(back[state.surface]) if state.surface in back else None
+
+    def alignment_state(self, state: State) -> State:
+        """The one-step notice is shown once and read by nothing; off a listing page, the
+        surface a listing was opened from is a leftover (ViewListing sets it anew)."""
+        assert isinstance(state, AccommodationState)
+        if state.surface != "ListingDetail":
+            state = state.replace(origin="SearchResults")
+        return state.replace(notice="") if state.notice else state
+
+    def facts(self, state: State) -> dict[str, Any]:
+        assert isinstance(state, AccommodationState)
+        return mdp.facts(state)

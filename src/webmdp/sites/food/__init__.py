@@ -1,0 +1,1 @@
+"""The Food Delivery site (WebSTEP Table 4 row "Food Delivery")."""

@@ -1,0 +1,184 @@
+"""Food Delivery transition function (pure): listing, restaurant page, item modal, cart,
+checkout, order status."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from webmdp.core.model import Entity, World
+from webmdp.core.spec import Action
+from webmdp.errors import InvalidAction
+from webmdp.sites.food import vocab as V
+from webmdp.sites.food.catalog import CATALOG
+from webmdp.sites.food.state import CartLine, FoodState, Picks
+
+HEADER_SURFACES = ("RestaurantList", "RestaurantDetail", "Cart")
+MAX_QTY = 20
+
+
+def _need(cond: bool, message: str) -> None:
+    if not cond:
+        raise InvalidAction(message)
+
+
+def default_picks(item: Entity) -> Picks:
+    return tuple((g, choices[0]) for g, choices in item["options"])
+
+
+@lru_cache(maxsize=4096)
+def menu_ids(world: World, rid: str) -> tuple[str, ...]:
+    """A restaurant's items in menu order: sections as the cuisine lists them, then
+    popularity."""
+    cuisine = world.entities[rid]["cuisine"]
+    order = list(V.MENUS[cuisine])
+    mine = [e for e in world.entities.values() if e.get("restaurant_id") == rid]
+    mine.sort(key=lambda e: (order.index(e["section"]), -e["popularity"], e["id"]))
+    return tuple(e["id"] for e in mine)
+
+
+def unit_price(item: Entity, picks: Picks) -> float:
+    return round(item["price"] + sum(V.EXTRA.get(c, 0.0) for _, c in picks), 2)
+
+
+def home(s: FoodState) -> FoodState:
+    return FoodState(surface="RestaurantList", cart=s.cart, order=s.order,
+                     order_address=s.order_address, order_tip=s.order_tip,
+                     order_fulfillment=s.order_fulfillment, order_when=s.order_when)
+
+
+def transition(s: FoodState, a: Action, world: World) -> FoodState:
+    name, p, surf = a.name, a.params, s.surface
+    if name == CATALOG.search:
+        _need(surf in HEADER_SURFACES, "Search: no search box here")
+        s = s.replace(surface="RestaurantList", focus=None, store="", picks=())
+        return _listing(s, a, world)
+    if CATALOG.handles(name):
+        _need(surf == "RestaurantList", f"{name}: only on the restaurant list")
+        return _listing(s, a, world)
+    if name == "GoHome":
+        _need(surf != "MenuItemDetail", "GoHome: close the item first")
+        return home(s)
+    if name == "BackToRestaurants":
+        _need(surf in ("RestaurantDetail", "Cart"), "BackToRestaurants: not available here")
+        return s.replace(surface="RestaurantList", focus=None, store="", picks=())
+    if name in _HANDLERS:
+        return _HANDLERS[name](s, p, world)
+    raise InvalidAction(f"unknown action {name!r}")
+
+
+def _listing(s: FoodState, a: Action, world: World) -> FoodState:
+    out = CATALOG.transition(s, a, world)
+    assert isinstance(out, FoodState)
+    return out
+
+
+def _open_restaurant(s: FoodState, p: dict, world: World) -> FoodState:
+    rid = p["restaurant_id"]
+    _need(s.surface == "RestaurantList", "OpenRestaurant: not on the restaurant list")
+    _need(rid in CATALOG.visible(world, s), f"OpenRestaurant: {rid} is not on this page")
+    return s.replace(surface="RestaurantDetail", focus=rid, store=rid, picks=())
+
+
+def _open_item(s: FoodState, p: dict, world: World) -> FoodState:
+    iid = p["item_id"]
+    _need(s.surface == "RestaurantDetail", "OpenItem: no restaurant open")
+    _need(iid in menu_ids(world, s.store), f"OpenItem: {iid} is not on this menu")
+    return s.replace(surface="MenuItemDetail", focus=iid,
+                     picks=default_picks(world.entities[iid]))
+
+
+def _close_item(s: FoodState, p: dict, world: World) -> FoodState:
+    _need(s.surface == "MenuItemDetail", "CloseItem: no item open")
+    return s.replace(surface="RestaurantDetail", focus=s.store, picks=())
+
+
+def _select_option(s: FoodState, p: dict, world: World) -> FoodState:
+    _need(s.surface == "MenuItemDetail", "SelectOption: no item open")
+    groups = dict((g, c) for g, c in world.entities[s.focus or ""]["options"])
+    _need(p["choice"] in groups.get(p["group"], ()),
+          f"SelectOption: {p['choice']!r} is not a {p['group']!r} choice")
+    return s.replace(picks=tuple((g, p["choice"] if g == p["group"] else c)
+                                 for g, c in s.picks))
+
+
+def _add(cart: tuple[CartLine, ...], line: CartLine) -> tuple[CartLine, ...]:
+    for i, ln in enumerate(cart):
+        if ln[0] == line[0]:
+            merged = (ln[0], min(MAX_QTY, ln[1] + line[1]), line[2], ln[3])
+            return (*cart[:i], merged, *cart[i + 1:])
+    return (*cart, line)
+
+
+def _add_to_cart(s: FoodState, p: dict, world: World) -> FoodState:
+    _need(s.surface == "MenuItemDetail", "AddToCart: no item open")
+    qty = int(p["quantity"])
+    _need(1 <= qty <= MAX_QTY, f"AddToCart: quantity 1-{MAX_QTY}")
+    cart = _add(s.cart, (s.focus or "", qty, s.picks, s.store))
+    return s.replace(surface="RestaurantDetail", focus=s.store, picks=(), cart=cart)
+
+
+def _quick_add(s: FoodState, p: dict, world: World) -> FoodState:
+    iid = p["item_id"]
+    _need(s.surface == "RestaurantDetail", "QuickAdd: no restaurant open")
+    _need(iid in menu_ids(world, s.store), f"QuickAdd: {iid} is not on this menu")
+    return s.replace(cart=_add(s.cart, (iid, 1, default_picks(world.entities[iid]), s.store)))
+
+
+def _open_cart(s: FoodState, p: dict, world: World) -> FoodState:
+    _need(s.surface in ("RestaurantList", "RestaurantDetail", "Checkout"),
+          "OpenCart: not available here")
+    return s.replace(surface="Cart", focus=None, picks=())
+
+
+def _cart_line(s: FoodState, p: dict, name: str) -> str:
+    _need(s.surface == "Cart", f"{name}: the cart is not open")
+    iid = p["item_id"]
+    _need(any(ln[0] == iid for ln in s.cart), f"{name}: {iid} is not in the cart")
+    return str(iid)
+
+
+def _update_quantity(s: FoodState, p: dict, world: World) -> FoodState:
+    iid = _cart_line(s, p, "UpdateQuantity")
+    qty = int(p["quantity"])
+    _need(1 <= qty <= MAX_QTY, f"UpdateQuantity: quantity 1-{MAX_QTY}")
+    return s.replace(cart=tuple((ln[0], qty, ln[2], ln[3]) if ln[0] == iid else ln
+                                for ln in s.cart))
+
+
+def _remove(s: FoodState, p: dict, world: World) -> FoodState:
+    iid = _cart_line(s, p, "RemoveFromCart")
+    return s.replace(cart=tuple(ln for ln in s.cart if ln[0] != iid))
+
+
+def _checkout(s: FoodState, p: dict, world: World) -> FoodState:
+    _need(s.surface == "Cart" and bool(s.cart), "ProceedToCheckout: the cart is empty")
+    return s.replace(surface="Checkout")
+
+
+def _set_fulfillment(s: FoodState, p: dict, world: World) -> FoodState:
+    _need(s.surface == "Checkout", "SetFulfillment: not at checkout")
+    return s.replace(fulfillment=p["mode"])
+
+
+def _set_time(s: FoodState, p: dict, world: World) -> FoodState:
+    _need(s.surface == "Checkout", "SetDeliveryTime: not at checkout")
+    return s.replace(when=p["slot"])
+
+
+def _place_order(s: FoodState, p: dict, world: World) -> FoodState:
+    _need(s.surface == "Checkout" and bool(s.cart), "PlaceOrder: not at checkout")
+    address = str(p.get("address") or "").strip()
+    _need(s.fulfillment == "pickup" or bool(address), "PlaceOrder: enter a delivery address")
+    return s.replace(surface="OrderStatus", focus=None, order=s.cart, cart=(),
+                     order_address=address if s.fulfillment == "delivery" else "",
+                     order_tip=p["tip"], order_fulfillment=s.fulfillment, order_when=s.when,
+                     fulfillment="delivery", when="ASAP")
+
+
+_HANDLERS = {
+    "OpenRestaurant": _open_restaurant, "OpenItem": _open_item, "CloseItem": _close_item,
+    "SelectOption": _select_option, "AddToCart": _add_to_cart, "QuickAdd": _quick_add,
+    "OpenCart": _open_cart, "UpdateQuantity": _update_quantity, "RemoveFromCart": _remove,
+    "ProceedToCheckout": _checkout, "SetFulfillment": _set_fulfillment,
+    "SetDeliveryTime": _set_time, "PlaceOrder": _place_order,
+}

@@ -1,0 +1,120 @@
+"""The Housing site: a real-estate listing site in the style of Zillow / Redfin, with homes for
+sale and for rent (WebSTEP Tables 4, 5 and 8, row "Housing")."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from webmdp.core.model import Observation, State, World, WorldSpec
+from webmdp.core.site import Site
+from webmdp.core.spec import (
+    Action,
+    ActionSpec,
+    ParamSpec,
+    SkillCategory,
+    SurfaceKind,
+    SurfaceSpec,
+    VisibilitySpec,
+    declare_action,
+)
+from webmdp.sites.housing import mdp
+from webmdp.sites.housing.catalog import CATALOG
+from webmdp.sites.housing.state import HousingState
+from webmdp.sites.housing.world import CARD_FIELDS, DETAIL_FIELDS, generate_world
+from webmdp.tasks.template import TaskTemplate
+
+NAV, INS, CO = SkillCategory.NAVIGATE, SkillCategory.INSPECT, SkillCategory.COMMIT
+PID = ParamSpec("property_id", "entity")
+_a = declare_action
+
+
+def _typed(*names: str) -> tuple[ParamSpec, ...]:
+    return tuple(ParamSpec(n, "str", text=True) for n in names)
+
+
+ACTIONS: tuple[ActionSpec, ...] = (
+    *CATALOG.action_specs(),
+    _a("OpenProperty", "property_inspection", INS, PID, doc="open a listing's detail page"),
+    _a("BackToResults", "backtrack_navigation", NAV),
+    _a("ShowListingAgent", "agent_inspection", INS, doc="expand the 'Listed by' section"),
+    _a("CompareHomes", "comparison", INS, doc="saved homes side by side"),
+    _a("SaveHome", "save_management", CO, PID, doc="the heart icon"),
+    _a("UnsaveHome", "save_management", CO, PID),
+    _a("OpenSavedHomes", "saved_homes_review", CO, changes_state=False),
+    _a("RequestTour", "tour_scheduling", CO, changes_state=False, doc="open the tour form"),
+    _a("CancelTour", "backtrack_navigation", NAV),
+    _a("SubmitTourRequest", "tour_scheduling", CO, *_typed("date", "time", "name", "phone")),
+    _a("ContactAgent", "agent_contact", CO, *_typed("name", "phone", "message")),
+)
+
+
+class HousingSite(Site):
+    name = "housing"
+    title = "Homestead"
+    entity_prefix = "HOM"
+    example_params = {"query": "Austin", "min": 1000.0, "max": 900000.0, "date": "2025-06-14",
+                      "time": "10:00 AM", "name": "Jordan Reyes", "phone": "512-555-0142",
+                      "message": "Is this home still available?"}
+    surfaces = (
+        SurfaceSpec("SearchResults", SurfaceKind.CARD, "listing cards with the filter bar"),
+        SurfaceSpec("PropertyDetail", SurfaceKind.DETAIL,
+                    "facts and features, schools, listing agent, contact form"),
+        SurfaceSpec("SavedHomes", SurfaceKind.COMMIT, "saved homes: review, unsave, compare"),
+        SurfaceSpec("TourRequest", SurfaceKind.COMMIT, "tour date, time and contact details"),
+    )
+    actions = ACTIONS
+    visibility = VisibilitySpec(
+        card_fields=CARD_FIELDS,
+        detail_fields=DETAIL_FIELDS,
+        surface_fields={
+            "SearchResults": frozenset(CARD_FIELDS),
+            "PropertyDetail": frozenset(CARD_FIELDS + DETAIL_FIELDS),
+            "SavedHomes": frozenset(CARD_FIELDS),
+            "TourRequest": frozenset(CARD_FIELDS),
+        },
+    )
+
+    @property
+    def templates(self) -> Mapping[str, TaskTemplate]:
+        from webmdp.sites.housing.templates import TEMPLATES
+
+        return TEMPLATES
+
+    def generate_world(self, spec: WorldSpec, rng: random.Random) -> World:
+        return generate_world(spec, rng)
+
+    def initial_state(self, world: World) -> State:
+        return HousingState(surface="SearchResults", saved=tuple(world.meta.get("saved", ())))
+
+    def transition(self, state: State, action: Action, world: World) -> State:
+        assert isinstance(state, HousingState)
+        return mdp.transition(state, action, world)
+
+    def observe(self, state: State, world: World) -> Observation:
+        assert isinstance(state, HousingState)
+        return mdp.observe(state, world)
+
+    def browser_back(self, state: State) -> Action | None:
+        assert isinstance(state, HousingState)
+        if state.surface == "TourRequest":
+            return Action("CancelTour")
+        if state.surface == "PropertyDetail":
+            return Action("BackToResults" if state.origin == "SearchResults"
+                          else "OpenSavedHomes")
+        if state.surface == "SavedHomes":
+            return Action("BackToResults")
+        return None
+
+    def alignment_state(self, state: State) -> State:
+        """Off a property page, the expanded agent section and the page's origin are leftovers
+        that nothing shows or reads (OpenProperty resets them)."""
+        assert isinstance(state, HousingState)
+        if state.surface in ("PropertyDetail", "TourRequest"):
+            return state
+        return state.replace(agent_open=False, origin="SearchResults")
+
+    def facts(self, state: State) -> dict[str, Any]:
+        assert isinstance(state, HousingState)
+        return mdp.facts(state)
