@@ -12,6 +12,11 @@ from webmdp.env.actions import GUIAction, click, key, type_text
 _VIEWPORT_H = 900
 
 
+def _on_screen(node: dict[str, Any]) -> bool:
+    """A click lands at the node's centre, so the centre (not just some edge) must be visible."""
+    return bool(node.get("in_viewport")) and 0 <= node["y"] < _VIEWPORT_H
+
+
 def _scroll_to(node: dict[str, Any]) -> GUIAction:
     return GUIAction(kind="scroll", x=720, y=450, dy=round(node["y"] - _VIEWPORT_H / 2))
 
@@ -30,10 +35,10 @@ def plan_gui(action: Action, nodes: list[dict[str, Any]]) -> list[GUIAction] | N
         if (node.get("id") is not None and node.get("action") == action.name
                 and not node.get("field")
                 and json.loads(node.get("params") or "{}") == dict(action.params)):
-            return [click(node["x"], node["y"])] if node.get("in_viewport") else [_scroll_to(node)]
+            return [click(node["x"], node["y"])] if _on_screen(node) else [_scroll_to(node)]
     for node in nodes:  # a closed dropdown (purely visual page state) that holds the action
         if node.get("menu") and action.name in node["menu"] and not node.get("expanded"):
-            return [click(node["x"], node["y"])] if node.get("in_viewport") else [_scroll_to(node)]
+            return [click(node["x"], node["y"])] if _on_screen(node) else [_scroll_to(node)]
     return None
 
 
@@ -41,7 +46,7 @@ def _fill(action: Action, fields: list[dict[str, Any]]) -> list[GUIAction]:
     """Type each parameter into its field. Fields of a bound form are submitted with Enter
     after the last one; a field bound on its own (``quiet``) is sent when it loses focus."""
     for n in fields:
-        if not n.get("in_viewport"):
+        if not _on_screen(n):
             return [_scroll_to(n)]
     steps: list[GUIAction] = []
     for i, n in enumerate(fields):

@@ -29,7 +29,9 @@ def explore_then_open(
     all of them for comparisons), then open the target last."""
     pos = {eid: i for i, eid in enumerate(ranked)}
     limit = len(ranked) if all_negatives else pos[target]
-    visits = sorted((h for h in hard_negatives if pos[h] < limit), key=pos.__getitem__)
+    # a hard negative the prefix's filters already removed is never on screen: nothing to visit
+    visits = sorted((h for h in hard_negatives if h in pos and pos[h] < limit),
+                    key=pos.__getitem__)
     steps: list[Action] = []
     for eid in visits:
         steps.append(Action(open_action.name, {**open_action.params, entity_param: eid}))
