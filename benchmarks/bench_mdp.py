@@ -70,7 +70,7 @@ def main() -> None:
     print("## Semantic transitions per second (one core)")
     for name, v in tps.items():
         verdict = "met" if v >= TARGET_TPS else "MISSED"
-        print(f"  {name:10s} {v:12,.0f}/s   {v / base:5.2f}x of a bare dataclasses.replace loop "
+        print(f"  {name:13s} {v:12,.0f}/s   {v / base:5.2f}x of a bare dataclasses.replace loop "
               f"({base:,.0f}/s)   target {TARGET_TPS:,}/s -> {verdict}")
     gen = bench_generation()
     print("## Generate + oracle-verify every task")

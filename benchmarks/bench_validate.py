@@ -28,7 +28,7 @@ def main(limit: int | None = None) -> None:
         rep = validate_site(name, tasks)
         wall = time.perf_counter() - t0
         status = "ok" if rep.ok else f"{len(rep.level1 + rep.level2 + rep.level3)} problems"
-        print(f"  {name:10s} {len(tasks)} oracles, {rep.pages_checked} pages: {wall:6.1f} s "
+        print(f"  {name:13s} {len(tasks)} oracles, {rep.pages_checked} pages: {wall:6.1f} s "
               f"({wall / len(tasks):.2f} s/task; {wall / sem:,.0f}x the MDP-only replay "
               f"of {sem * 1000:.0f} ms) [{status}]")
 
