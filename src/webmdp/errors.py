@@ -52,6 +52,13 @@ class InvalidAction(AgentFault):
     """A semantic action whose precondition fails in the current state."""
 
 
+def require(cond: bool, message: str) -> None:
+    """A transition's precondition: raise :class:`InvalidAction` with ``message`` unless
+    ``cond`` holds."""
+    if not cond:
+        raise InvalidAction(message)
+
+
 class UnparseableOutput(AgentFault):
     """Model output that does not parse into any action of the grammar."""
 

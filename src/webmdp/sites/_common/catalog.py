@@ -40,7 +40,7 @@ from typing import Any, Literal
 
 from webmdp.core.model import Entity, State, World
 from webmdp.core.spec import Action, ActionSpec, ParamSpec, SkillCategory, declare_action
-from webmdp.errors import InvalidAction
+from webmdp.errors import require
 from webmdp.sites._common.listing import page_count, page_slice
 
 FacetKind = Literal["one", "any", "all", "min", "range", "flag"]
@@ -209,29 +209,29 @@ class Catalog:
         p, name = a.params, a.name
         if name == self.search:
             q = str(p[self.search_param]).strip()
-            _need(bool(q), f"{name}: empty query")
+            require(bool(q), f"{name}: empty query")
             return s.replace(query=q, page=1)
         if name == self.clear_search:
-            _need(bool(s.query), f"{name}: no active search")
+            require(bool(s.query), f"{name}: no active search")
             return s.replace(query="", page=1)
         if name == self.clear_filters:
-            _need(bool(s.filters), f"{name}: no filter is active")
+            require(bool(s.filters), f"{name}: no filter is active")
             return s.replace(filters=(), page=1)
         if name == self.sort_action:
-            _need(p["order"] in self._sorts, f"{name}: unknown order {p['order']!r}")
+            require(p["order"] in self._sorts, f"{name}: unknown order {p['order']!r}")
             return s.replace(sort=p["order"], page=1)
         if name in self._by_action:
             facet: Facet = self._by_action[name]
             return s.replace(filters=self._set(s.filters, facet, p), page=1)
         pages = self.pages(world, s)
         if name == "NextPage":
-            _need(s.page < pages, "NextPage: already on the last page")
+            require(s.page < pages, "NextPage: already on the last page")
             return s.replace(page=s.page + 1)
         if name == "PrevPage":
-            _need(s.page > 1, "PrevPage: already on the first page")
+            require(s.page > 1, "PrevPage: already on the first page")
             return s.replace(page=s.page - 1)
         target = int(p["page"])
-        _need(1 <= target <= pages, f"GoToPage: page {target} of {pages}")
+        require(1 <= target <= pages, f"GoToPage: page {target} of {pages}")
         return s.replace(page=target)
 
     def _set(self, filters: Filters, f: Facet, p: dict[str, Any]) -> Filters:
@@ -239,13 +239,13 @@ class Catalog:
         value: Any
         if f.kind == "range":
             lo, hi = p.get("min"), p.get("max")
-            _need(lo is None or hi is None or lo <= hi, f"{f.action}: min above max")
+            require(lo is None or hi is None or lo <= hi, f"{f.action}: min above max")
             value = None if lo is None and hi is None else (lo, hi)
         elif f.kind == "flag":
             value = None if current else True
         else:
             v = p[f.param_name]
-            _need(v in f.options, f"{f.action}: {v!r} is not an option")
+            require(v in f.options, f"{f.action}: {v!r} is not an option")
             if f.kind in ("any", "all"):
                 picked = set(current or ()) ^ {v}
                 value = tuple(o for o in f.options if o in picked) or None
@@ -308,11 +308,6 @@ class Catalog:
     def sort_key(self, world: World, order: str) -> Callable[[str], Any]:
         key, rank, ents = self._sorts[order].key, self.rank, world.entities
         return lambda i: (key(ents[i]), -ents[i][rank], i)
-
-
-def _need(cond: bool, message: str) -> None:
-    if not cond:
-        raise InvalidAction(message)
 
 
 def norm_word(word: str) -> str:

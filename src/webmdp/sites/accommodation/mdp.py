@@ -6,7 +6,7 @@ from typing import Any
 
 from webmdp.core.model import EntityView, Observation, World
 from webmdp.core.spec import Action, SurfaceKind
-from webmdp.errors import InvalidAction
+from webmdp.errors import InvalidAction, require
 from webmdp.sites.accommodation import catalog as C
 from webmdp.sites.accommodation.available import available_actions
 from webmdp.sites.accommodation.pricing import nights, parse_day, quote, short_range
@@ -23,11 +23,6 @@ _DETAIL_COLLAPSED = tuple(f for f in DETAIL_FIELDS if f != "amenities")
 _ACTIVE = ("upcoming", "confirmed")
 
 
-def _need(cond: bool, message: str) -> None:
-    if not cond:
-        raise InvalidAction(message)
-
-
 def initial_state(world: World) -> S:
     trips = tuple((r["id"], r["listing"], r["check_in"], r["check_out"], r["guests"],
                    r["status"]) for r in world.meta.get("reservations", ()))
@@ -38,29 +33,29 @@ def transition(s: S, a: Action, world: World) -> S:
     name, p, surf = a.name, a.params, s.surface
     s = s.replace(notice="")
     if surf == "Checkout":
-        _need(name in ("ConfirmBooking", "CancelCheckout"),
+        require(name in ("ConfirmBooking", "CancelCheckout"),
               f"{name}: confirm and pay, or cancel the checkout first")
     if name == C.CATALOG.search:
         nxt = _listing(s, a, world)
         return nxt.replace(surface="SearchResults", focus=None, amenities_open=False)
     if C.CATALOG.handles(name):
-        _need(surf == "SearchResults", f"{name}: only on search results")
+        require(surf == "SearchResults", f"{name}: only on search results")
         return _listing(s, a, world)
     if name == "ViewListing":
         lid = p["listing_id"]
-        _need(lid in _listable(s, world), f"ViewListing: {lid} is not on this page")
+        require(lid in _listable(s, world), f"ViewListing: {lid} is not on this page")
         return s.replace(surface="ListingDetail", focus=lid, origin=surf, amenities_open=False)
     if name == "CloseListing":
-        _need(surf == "ListingDetail", "CloseListing: no listing is open")
+        require(surf == "ListingDetail", "CloseListing: no listing is open")
         return s.replace(surface=s.origin, focus=None, amenities_open=False)
     if name == "ShowAllAmenities":
-        _need(surf == "ListingDetail" and not s.amenities_open, "ShowAllAmenities: not here")
+        require(surf == "ListingDetail" and not s.amenities_open, "ShowAllAmenities: not here")
         return s.replace(amenities_open=True)
     if name == "BookListing":
-        _need(surf == "ListingDetail" and s.focus is not None, "BookListing: no listing open")
+        require(surf == "ListingDetail" and s.focus is not None, "BookListing: no listing open")
         return s.replace(surface="Checkout", draft=_stay(world, s.focus or "", p))
     if name == "ConfirmBooking":
-        _need(surf == "Checkout" and s.draft is not None, "ConfirmBooking: no checkout")
+        require(surf == "Checkout" and s.draft is not None, "ConfirmBooking: no checkout")
         lid, cin, cout, guests = s.draft or ("", "", "", 0)
         rid = f"HM{len(s.made) + 1:02d}{lid[-3:]}{cin[5:7]}{cin[8:]}"
         res: Reservation = (rid, lid, cin, cout, guests, "confirmed")
@@ -68,18 +63,18 @@ def transition(s: S, a: Action, world: World) -> S:
                          reservations=(res, *s.reservations), made=(*s.made, rid),
                          notice="Your reservation is confirmed.")
     if name == "CancelCheckout":
-        _need(surf == "Checkout" and s.draft is not None, "CancelCheckout: no checkout")
+        require(surf == "Checkout" and s.draft is not None, "CancelCheckout: no checkout")
         return s.replace(surface="ListingDetail", draft=None,
                          abandoned=(*s.abandoned, s.draft or ("", "", "", 0)))
     if name == "OpenTrips":
         return s.replace(surface="Reservations", focus=None, amenities_open=False)
     if name == "BackToSearch":
-        _need(surf == "Reservations", "BackToSearch: not on trips")
+        require(surf == "Reservations", "BackToSearch: not on trips")
         return s.replace(surface="SearchResults", focus=None)
     if name == "CancelReservation":
-        _need(surf == "Reservations", "CancelReservation: not on trips")
+        require(surf == "Reservations", "CancelReservation: not on trips")
         rid = p["reservation_id"]
-        _need(any(r[0] == rid and r[5] in _ACTIVE for r in s.reservations),
+        require(any(r[0] == rid and r[5] in _ACTIVE for r in s.reservations),
               f"CancelReservation: no active reservation {rid}")
         trips = tuple((*r[:5], "cancelled") if r[0] == rid else r for r in s.reservations)
         return s.replace(reservations=trips, notice="Your reservation was cancelled.")
@@ -95,15 +90,15 @@ def _listing(s: S, a: Action, world: World) -> S:
 def _stay(world: World, lid: str, p: dict[str, Any]) -> tuple[str, str, str, int]:
     cin, cout, guests = str(p["check_in"]).strip(), str(p["check_out"]).strip(), int(p["guests"])
     listing = world.entities[lid]
-    _need(parse_day(cin) is not None, f"BookListing: check-in {cin!r} is not a {C.YEAR} date "
+    require(parse_day(cin) is not None, f"BookListing: check-in {cin!r} is not a {C.YEAR} date "
           "(YYYY-MM-DD)")
-    _need(parse_day(cout) is not None, f"BookListing: check-out {cout!r} is not a {C.YEAR} "
+    require(parse_day(cout) is not None, f"BookListing: check-out {cout!r} is not a {C.YEAR} "
           "date (YYYY-MM-DD)")
     n = nights(cin, cout)
-    _need(n >= 1, "BookListing: check-out must be after check-in")
-    _need(n >= listing["min_nights"],
+    require(n >= 1, "BookListing: check-out must be after check-in")
+    require(n >= listing["min_nights"],
           f"BookListing: this place has a {listing['min_nights']}-night minimum stay")
-    _need(1 <= guests <= listing["max_guests"],
+    require(1 <= guests <= listing["max_guests"],
           f"BookListing: this place hosts 1-{listing['max_guests']} guests")
     return (lid, cin, cout, guests)
 

@@ -7,18 +7,13 @@ from functools import lru_cache
 
 from webmdp.core.model import Entity, World
 from webmdp.core.spec import Action
-from webmdp.errors import InvalidAction
+from webmdp.errors import InvalidAction, require
 from webmdp.sites.food import vocab as V
 from webmdp.sites.food.catalog import CATALOG
 from webmdp.sites.food.state import CartLine, FoodState, Picks
 
 HEADER_SURFACES = ("RestaurantList", "RestaurantDetail", "Cart")
 MAX_QTY = 20
-
-
-def _need(cond: bool, message: str) -> None:
-    if not cond:
-        raise InvalidAction(message)
 
 
 def default_picks(item: Entity) -> Picks:
@@ -49,17 +44,17 @@ def home(s: FoodState) -> FoodState:
 def transition(s: FoodState, a: Action, world: World) -> FoodState:
     name, p, surf = a.name, a.params, s.surface
     if name == CATALOG.search:
-        _need(surf in HEADER_SURFACES, "Search: no search box here")
+        require(surf in HEADER_SURFACES, "Search: no search box here")
         s = s.replace(surface="RestaurantList", focus=None, store="", picks=())
         return _listing(s, a, world)
     if CATALOG.handles(name):
-        _need(surf == "RestaurantList", f"{name}: only on the restaurant list")
+        require(surf == "RestaurantList", f"{name}: only on the restaurant list")
         return _listing(s, a, world)
     if name == "GoHome":
-        _need(surf != "MenuItemDetail", "GoHome: close the item first")
+        require(surf != "MenuItemDetail", "GoHome: close the item first")
         return home(s)
     if name == "BackToRestaurants":
-        _need(surf in ("RestaurantDetail", "Cart"), "BackToRestaurants: not available here")
+        require(surf in ("RestaurantDetail", "Cart"), "BackToRestaurants: not available here")
         return s.replace(surface="RestaurantList", focus=None, store="", picks=())
     if name in _HANDLERS:
         return _HANDLERS[name](s, p, world)
@@ -74,28 +69,28 @@ def _listing(s: FoodState, a: Action, world: World) -> FoodState:
 
 def _open_restaurant(s: FoodState, p: dict, world: World) -> FoodState:
     rid = p["restaurant_id"]
-    _need(s.surface == "RestaurantList", "OpenRestaurant: not on the restaurant list")
-    _need(rid in CATALOG.visible(world, s), f"OpenRestaurant: {rid} is not on this page")
+    require(s.surface == "RestaurantList", "OpenRestaurant: not on the restaurant list")
+    require(rid in CATALOG.visible(world, s), f"OpenRestaurant: {rid} is not on this page")
     return s.replace(surface="RestaurantDetail", focus=rid, store=rid, picks=())
 
 
 def _open_item(s: FoodState, p: dict, world: World) -> FoodState:
     iid = p["item_id"]
-    _need(s.surface == "RestaurantDetail", "OpenItem: no restaurant open")
-    _need(iid in menu_ids(world, s.store), f"OpenItem: {iid} is not on this menu")
+    require(s.surface == "RestaurantDetail", "OpenItem: no restaurant open")
+    require(iid in menu_ids(world, s.store), f"OpenItem: {iid} is not on this menu")
     return s.replace(surface="MenuItemDetail", focus=iid,
                      picks=default_picks(world.entities[iid]))
 
 
 def _close_item(s: FoodState, p: dict, world: World) -> FoodState:
-    _need(s.surface == "MenuItemDetail", "CloseItem: no item open")
+    require(s.surface == "MenuItemDetail", "CloseItem: no item open")
     return s.replace(surface="RestaurantDetail", focus=s.store, picks=())
 
 
 def _select_option(s: FoodState, p: dict, world: World) -> FoodState:
-    _need(s.surface == "MenuItemDetail", "SelectOption: no item open")
+    require(s.surface == "MenuItemDetail", "SelectOption: no item open")
     groups = dict((g, c) for g, c in world.entities[s.focus or ""]["options"])
-    _need(p["choice"] in groups.get(p["group"], ()),
+    require(p["choice"] in groups.get(p["group"], ()),
           f"SelectOption: {p['choice']!r} is not a {p['group']!r} choice")
     return s.replace(picks=tuple((g, p["choice"] if g == p["group"] else c)
                                  for g, c in s.picks))
@@ -110,37 +105,37 @@ def _add(cart: tuple[CartLine, ...], line: CartLine) -> tuple[CartLine, ...]:
 
 
 def _add_to_cart(s: FoodState, p: dict, world: World) -> FoodState:
-    _need(s.surface == "MenuItemDetail", "AddToCart: no item open")
+    require(s.surface == "MenuItemDetail", "AddToCart: no item open")
     qty = int(p["quantity"])
-    _need(1 <= qty <= MAX_QTY, f"AddToCart: quantity 1-{MAX_QTY}")
+    require(1 <= qty <= MAX_QTY, f"AddToCart: quantity 1-{MAX_QTY}")
     cart = _add(s.cart, (s.focus or "", qty, s.picks, s.store))
     return s.replace(surface="RestaurantDetail", focus=s.store, picks=(), cart=cart)
 
 
 def _quick_add(s: FoodState, p: dict, world: World) -> FoodState:
     iid = p["item_id"]
-    _need(s.surface == "RestaurantDetail", "QuickAdd: no restaurant open")
-    _need(iid in menu_ids(world, s.store), f"QuickAdd: {iid} is not on this menu")
+    require(s.surface == "RestaurantDetail", "QuickAdd: no restaurant open")
+    require(iid in menu_ids(world, s.store), f"QuickAdd: {iid} is not on this menu")
     return s.replace(cart=_add(s.cart, (iid, 1, default_picks(world.entities[iid]), s.store)))
 
 
 def _open_cart(s: FoodState, p: dict, world: World) -> FoodState:
-    _need(s.surface in ("RestaurantList", "RestaurantDetail", "Checkout"),
+    require(s.surface in ("RestaurantList", "RestaurantDetail", "Checkout"),
           "OpenCart: not available here")
     return s.replace(surface="Cart", focus=None, picks=())
 
 
 def _cart_line(s: FoodState, p: dict, name: str) -> str:
-    _need(s.surface == "Cart", f"{name}: the cart is not open")
+    require(s.surface == "Cart", f"{name}: the cart is not open")
     iid = p["item_id"]
-    _need(any(ln[0] == iid for ln in s.cart), f"{name}: {iid} is not in the cart")
+    require(any(ln[0] == iid for ln in s.cart), f"{name}: {iid} is not in the cart")
     return str(iid)
 
 
 def _update_quantity(s: FoodState, p: dict, world: World) -> FoodState:
     iid = _cart_line(s, p, "UpdateQuantity")
     qty = int(p["quantity"])
-    _need(1 <= qty <= MAX_QTY, f"UpdateQuantity: quantity 1-{MAX_QTY}")
+    require(1 <= qty <= MAX_QTY, f"UpdateQuantity: quantity 1-{MAX_QTY}")
     return s.replace(cart=tuple((ln[0], qty, ln[2], ln[3]) if ln[0] == iid else ln
                                 for ln in s.cart))
 
@@ -151,24 +146,24 @@ def _remove(s: FoodState, p: dict, world: World) -> FoodState:
 
 
 def _checkout(s: FoodState, p: dict, world: World) -> FoodState:
-    _need(s.surface == "Cart" and bool(s.cart), "ProceedToCheckout: the cart is empty")
+    require(s.surface == "Cart" and bool(s.cart), "ProceedToCheckout: the cart is empty")
     return s.replace(surface="Checkout")
 
 
 def _set_fulfillment(s: FoodState, p: dict, world: World) -> FoodState:
-    _need(s.surface == "Checkout", "SetFulfillment: not at checkout")
+    require(s.surface == "Checkout", "SetFulfillment: not at checkout")
     return s.replace(fulfillment=p["mode"])
 
 
 def _set_time(s: FoodState, p: dict, world: World) -> FoodState:
-    _need(s.surface == "Checkout", "SetDeliveryTime: not at checkout")
+    require(s.surface == "Checkout", "SetDeliveryTime: not at checkout")
     return s.replace(when=p["slot"])
 
 
 def _place_order(s: FoodState, p: dict, world: World) -> FoodState:
-    _need(s.surface == "Checkout" and bool(s.cart), "PlaceOrder: not at checkout")
+    require(s.surface == "Checkout" and bool(s.cart), "PlaceOrder: not at checkout")
     address = str(p.get("address") or "").strip()
-    _need(s.fulfillment == "pickup" or bool(address), "PlaceOrder: enter a delivery address")
+    require(s.fulfillment == "pickup" or bool(address), "PlaceOrder: enter a delivery address")
     return s.replace(surface="OrderStatus", focus=None, order=s.cart, cart=(),
                      order_address=address if s.fulfillment == "delivery" else "",
                      order_tip=p["tip"], order_fulfillment=s.fulfillment, order_when=s.when,

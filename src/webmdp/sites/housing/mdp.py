@@ -7,7 +7,7 @@ from typing import Any
 
 from webmdp.core.model import EntityView, Observation, World
 from webmdp.core.spec import Action, SurfaceKind
-from webmdp.errors import InvalidAction
+from webmdp.errors import InvalidAction, require
 from webmdp.sites.housing import vocab as V
 from webmdp.sites.housing.available import available_actions
 from webmdp.sites.housing.catalog import CATALOG
@@ -22,21 +22,16 @@ _PHONE = re.compile(r"^\(?\d{3}\)?[-. ]?\d{3}[-. ]\d{4}$")
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 
 
-def _need(cond: bool, message: str) -> None:
-    if not cond:
-        raise InvalidAction(message)
-
-
 def _leave(s: S, surface: str) -> S:
     return s.replace(surface=surface, focus=None, agent_open=False, comparing=False)
 
 
 def transition(s: S, a: Action, world: World) -> S:
     name, surf = a.name, s.surface
-    _need(surf != "TourRequest" or name in ("SubmitTourRequest", "CancelTour"),
+    require(surf != "TourRequest" or name in ("SubmitTourRequest", "CancelTour"),
           f"{name}: finish or cancel the tour request first")
     if CATALOG.handles(name):
-        _need(surf == "SearchResults" or name in _ANYWHERE, f"{name}: only on search results")
+        require(surf == "SearchResults" or name in _ANYWHERE, f"{name}: only on search results")
         listed = CATALOG.transition(s, a, world)
         assert isinstance(listed, S)
         return _leave(listed, "SearchResults")
@@ -50,20 +45,20 @@ def _open_property(s: S, p: dict[str, Any], world: World) -> S:
     pid = p["property_id"]
     listed = s.saved if s.surface == "SavedHomes" else (
         CATALOG.visible(world, s) if s.surface == "SearchResults" else ())
-    _need(pid in listed, f"OpenProperty: {pid} is not on this page")
+    require(pid in listed, f"OpenProperty: {pid} is not on this page")
     return s.replace(surface="PropertyDetail", focus=pid, origin=s.surface, agent_open=False,
                      comparing=False)
 
 
 def _back(s: S, p: dict[str, Any], world: World) -> S:
-    _need(s.surface == "SavedHomes" or (s.surface == "PropertyDetail"
+    require(s.surface == "SavedHomes" or (s.surface == "PropertyDetail"
                                         and s.origin == "SearchResults"),
           "BackToResults: nothing to go back from")
     return _leave(s, "SearchResults")
 
 
 def _show_agent(s: S, p: dict[str, Any], world: World) -> S:
-    _need(s.surface == "PropertyDetail" and not s.agent_open, "ShowListingAgent: not available")
+    require(s.surface == "PropertyDetail" and not s.agent_open, "ShowListingAgent: not available")
     return s.replace(agent_open=True)
 
 
@@ -77,63 +72,63 @@ def _listed_here(s: S, pid: str, world: World) -> bool:
 
 def _save(s: S, p: dict[str, Any], world: World) -> S:
     pid = p["property_id"]
-    _need(_listed_here(s, pid, world), f"SaveHome: {pid} is not on this page")
-    _need(pid not in s.saved, f"SaveHome: {pid} is already saved")
+    require(_listed_here(s, pid, world), f"SaveHome: {pid} is not on this page")
+    require(pid not in s.saved, f"SaveHome: {pid} is already saved")
     return s.replace(saved=(*s.saved, pid))
 
 
 def _unsave(s: S, p: dict[str, Any], world: World) -> S:
     pid = p["property_id"]
-    _need(_listed_here(s, pid, world), f"UnsaveHome: {pid} is not on this page")
-    _need(pid in s.saved, f"UnsaveHome: {pid} is not saved")
+    require(_listed_here(s, pid, world), f"UnsaveHome: {pid} is not on this page")
+    require(pid in s.saved, f"UnsaveHome: {pid} is not saved")
     saved = tuple(i for i in s.saved if i != pid)
     return s.replace(saved=saved, comparing=s.comparing and len(saved) > 1)
 
 
 def _open_saved(s: S, p: dict[str, Any], world: World) -> S:
-    _need(s.surface != "SavedHomes", "OpenSavedHomes: already open")
+    require(s.surface != "SavedHomes", "OpenSavedHomes: already open")
     return _leave(s, "SavedHomes")
 
 
 def _compare(s: S, p: dict[str, Any], world: World) -> S:
-    _need(s.surface == "SavedHomes" and len(s.saved) > 1, "CompareHomes: save two homes first")
+    require(s.surface == "SavedHomes" and len(s.saved) > 1, "CompareHomes: save two homes first")
     return s.replace(comparing=not s.comparing)
 
 
 def _request_tour(s: S, p: dict[str, Any], world: World) -> S:
-    _need(s.surface == "PropertyDetail", "RequestTour: no property open")
+    require(s.surface == "PropertyDetail", "RequestTour: no property open")
     return s.replace(surface="TourRequest", agent_open=False)
 
 
 def _cancel_tour(s: S, p: dict[str, Any], world: World) -> S:
-    _need(s.surface == "TourRequest", "CancelTour: no tour request open")
+    require(s.surface == "TourRequest", "CancelTour: no tour request open")
     return s.replace(surface="PropertyDetail")
 
 
 def _text(p: dict[str, Any], key: str) -> str:
     value = str(p[key]).strip()
-    _need(bool(value), f"{key} is required")
+    require(bool(value), f"{key} is required")
     return value
 
 
 def _phone(p: dict[str, Any]) -> str:
     phone = _text(p, "phone")
-    _need(bool(_PHONE.match(phone)), f"not a phone number: {phone!r}")
+    require(bool(_PHONE.match(phone)), f"not a phone number: {phone!r}")
     return phone
 
 
 def _submit_tour(s: S, p: dict[str, Any], world: World) -> S:
-    _need(s.surface == "TourRequest" and s.focus is not None, "SubmitTourRequest: no form open")
+    require(s.surface == "TourRequest" and s.focus is not None, "SubmitTourRequest: no form open")
     date, time = _text(p, "date"), _text(p, "time").upper()
-    _need(bool(_DATE.match(date)) and date in V.TOUR_DAYS,
+    require(bool(_DATE.match(date)) and date in V.TOUR_DAYS,
           f"tours can be booked {V.TOUR_FIRST_DAY} to {V.TOUR_LAST_DAY} (YYYY-MM-DD)")
-    _need(time in V.TOUR_TIMES, f"no tour slot at {time!r}")
+    require(time in V.TOUR_TIMES, f"no tour slot at {time!r}")
     tour = (s.focus or "", date, time, _text(p, "name"), _phone(p))
     return s.replace(surface="PropertyDetail", tours=(*s.tours, tour))
 
 
 def _contact(s: S, p: dict[str, Any], world: World) -> S:
-    _need(s.surface == "PropertyDetail" and s.focus is not None, "ContactAgent: no property open")
+    require(s.surface == "PropertyDetail" and s.focus is not None, "ContactAgent: no property open")
     msg = (s.focus or "", _text(p, "name"), _phone(p), _text(p, "message"))
     return s.replace(messages=(*s.messages, msg))
 

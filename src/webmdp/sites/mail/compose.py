@@ -7,7 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 from webmdp.core.model import World
-from webmdp.errors import InvalidAction
+from webmdp.errors import require
 from webmdp.sites.mail import catalog as C
 from webmdp.sites.mail.state import MailState as S
 from webmdp.sites.mail.state import SentMail
@@ -18,11 +18,6 @@ _ANGLE = re.compile(r"<([^<>]+)>")
 _CLOSED = {"compose": "", "to": (), "cc": (), "subject": "", "body": "", "reply_thread": ""}
 MODAL_ACTIONS = frozenset({"AddRecipient", "RemoveRecipient", "AddCc", "RemoveCc",
                            "SetSubject", "SetBody", "Send", "DiscardDraft"})
-
-
-def _need(cond: bool, message: str) -> None:
-    if not cond:
-        raise InvalidAction(message)
 
 
 def email(text: str) -> str:
@@ -45,13 +40,13 @@ def _open(s: S, mode: str, **fields: Any) -> S:
 
 
 def _compose(s: S, p: dict, w: World) -> S:
-    _need(s.surface in ("ThreadList", "ThreadView"), "Compose: not available here")
+    require(s.surface in ("ThreadList", "ThreadView"), "Compose: not available here")
     return _open(s, "new")
 
 
 def _respond(mode: str) -> Handler:
     def go(s: S, p: dict, w: World) -> S:
-        _need(s.surface == "ThreadView" and s.focus is not None, f"{mode}: no thread is open")
+        require(s.surface == "ThreadView" and s.focus is not None, f"{mode}: no thread is open")
         t = w.entities[s.focus or ""]
         if mode == "forward":
             return _open(s, mode, subject=f"Fwd: {t['subject']}", reply_thread=s.focus)
@@ -68,9 +63,9 @@ def _respond(mode: str) -> Handler:
 def _add(field: str) -> Handler:
     def go(s: S, p: dict, w: World) -> S:
         addr = email(str(p["address"]))
-        _need(bool(addr), f"not a valid email address: {p['address']!r}")
+        require(bool(addr), f"not a valid email address: {p['address']!r}")
         have: tuple[str, ...] = getattr(s, field)
-        _need(addr not in have, f"{addr} is already listed")
+        require(addr not in have, f"{addr} is already listed")
         return s.replace(**{field: (*have, addr)})
     return go
 
@@ -79,7 +74,7 @@ def _remove(field: str) -> Handler:
     def go(s: S, p: dict, w: World) -> S:
         addr = email(str(p["address"]))
         have: tuple[str, ...] = getattr(s, field)
-        _need(addr in have, f"{p['address']!r} is not listed")
+        require(addr in have, f"{p['address']!r} is not listed")
         return s.replace(**{field: tuple(a for a in have if a != addr)})
     return go
 
@@ -95,7 +90,7 @@ def _close(s: S, **changes: Any) -> S:
 
 
 def _send(s: S, p: dict, w: World) -> S:
-    _need(bool(s.to), "Send: add at least one recipient")
+    require(bool(s.to), "Send: add at least one recipient")
     mail = SentMail(s.compose, s.to, s.cc, s.subject, s.body, s.reply_thread)
     return _close(s, sent=(*s.sent, mail), notice="Message sent.")
 
@@ -106,7 +101,7 @@ def _discard(s: S, p: dict, w: World) -> S:
 
 def _in_modal(h: Handler) -> Handler:
     def go(s: S, p: dict, w: World) -> S:
-        _need(s.surface == "ComposeModal", "no draft is open")
+        require(s.surface == "ComposeModal", "no draft is open")
         return h(s, p, w)
     return go
 

@@ -6,7 +6,7 @@ from functools import lru_cache
 
 from webmdp.core.model import EntityView, Observation, World
 from webmdp.core.spec import Action, SurfaceKind
-from webmdp.errors import InvalidAction
+from webmdp.errors import InvalidAction, require
 from webmdp.sites._common.listing import page_count, page_slice
 from webmdp.sites.shopping import catalog as C
 from webmdp.sites.shopping.state import ShoppingState as S
@@ -86,11 +86,6 @@ def _pages(world: World, s: S) -> int:
     return page_count(len(results(world, _result_key(s))), C.PAGE_SIZE)
 
 
-def _need(cond: bool, message: str) -> None:
-    if not cond:
-        raise InvalidAction(message)
-
-
 def _to_results(s: S, **changes) -> S:
     return s.replace(surface="SearchResults", focus=None, reviews_open=False, page=1, **changes)
 
@@ -104,71 +99,71 @@ def transition(s: S, a: Action, world: World) -> S:
     name = a.name
     surf = s.surface
     if surf == "OrderConfirmation":
-        _need(name in ("ContinueShopping", "GoHome", "Search"), "the order is placed; "
+        require(name in ("ContinueShopping", "GoHome", "Search"), "the order is placed; "
               "continue shopping first")
     if name == "Search":
         q = str(p["query"]).strip()
-        _need(bool(q), "Search: empty query")
+        require(bool(q), "Search: empty query")
         return _to_results(s, query=q)
     if name == "ClearSearch":
-        _need(surf == "SearchResults" and bool(s.query), "ClearSearch: no active search")
+        require(surf == "SearchResults" and bool(s.query), "ClearSearch: no active search")
         return _to_results(s, query="")
     if name == "SetDepartment":
-        _need(surf in _LIST_SURFACES, "SetDepartment: not on a list surface")
-        _need(p["department"] in C.DEPARTMENTS, f"unknown department {p['department']!r}")
+        require(surf in _LIST_SURFACES, "SetDepartment: not on a list surface")
+        require(p["department"] in C.DEPARTMENTS, f"unknown department {p['department']!r}")
         return _to_results(s, department=p["department"], category="", brands=())
     if name in ("SetCategory", "ToggleBrand", "SetPriceRange", "SetMinRating", "TogglePrime",
                 "ClearFilters", "SortBy", "NextPage", "PrevPage", "GoToPage"):
-        _need(surf == "SearchResults", f"{name}: only on search results")
+        require(surf == "SearchResults", f"{name}: only on search results")
         return _list_action(s, a, world)
     if name == "GoHome":
         return S(surface="Home", cart=s.cart, order=s.order, order_shipping=s.order_shipping,
                  order_id=s.order_id, shipping=s.shipping)
     if name == "OpenProduct":
-        _need(surf == "SearchResults", "OpenProduct: not on search results")
-        _need(p["product_id"] in visible_ids(world, s),
+        require(surf == "SearchResults", "OpenProduct: not on search results")
+        require(p["product_id"] in visible_ids(world, s),
               f"OpenProduct: {p['product_id']} is not on this page")
         prod = world.entities[p["product_id"]]
         return s.replace(surface="ProductDetail", focus=p["product_id"], reviews_open=False,
                          color=prod["colors"][0], size=(prod["sizes"] or [""])[0])
     if name == "BackToResults":
-        _need(surf in ("ProductDetail", "Cart"), "BackToResults: nothing to go back from")
+        require(surf in ("ProductDetail", "Cart"), "BackToResults: nothing to go back from")
         return s.replace(surface="SearchResults", focus=None, reviews_open=False)
     if name == "ShowReviews":
-        _need(surf == "ProductDetail" and not s.reviews_open, "ShowReviews: not available")
+        require(surf == "ProductDetail" and not s.reviews_open, "ShowReviews: not available")
         return s.replace(reviews_open=True)
     if name == "SelectOption":
-        _need(surf == "ProductDetail", "SelectOption: no product open")
+        require(surf == "ProductDetail", "SelectOption: no product open")
         prod = world.entities[s.focus or ""]
         choices = prod["colors"] if p["option"] == "color" else prod["sizes"]
-        _need(p["value"] in choices, f"SelectOption: {p['value']!r} is not offered")
+        require(p["value"] in choices, f"SelectOption: {p['value']!r} is not offered")
         return s.replace(**{p["option"]: p["value"]})
     if name == "AddToCart":
-        _need(surf == "ProductDetail" and s.focus is not None, "AddToCart: no product open")
+        require(surf == "ProductDetail" and s.focus is not None, "AddToCart: no product open")
         return s.replace(cart=_add_line(s.cart, (s.focus or "", 1, s.color, s.size)))
     if name == "OpenCart":
         return s.replace(surface="Cart", focus=None, reviews_open=False)
     if name in ("UpdateQuantity", "RemoveFromCart"):
-        _need(surf == "Cart", f"{name}: cart is not open")
+        require(surf == "Cart", f"{name}: cart is not open")
         pid = p["product_id"]
-        _need(pid in _cart_ids(s), f"{name}: {pid} is not in the cart")
+        require(pid in _cart_ids(s), f"{name}: {pid} is not in the cart")
         qty = int(p.get("quantity", 0)) if name == "UpdateQuantity" else 0
-        _need(name == "RemoveFromCart" or 1 <= qty <= 10, "UpdateQuantity: quantity 1-10")
+        require(name == "RemoveFromCart" or 1 <= qty <= 10, "UpdateQuantity: quantity 1-10")
         cart = tuple((ln[0], qty, ln[2], ln[3]) if ln[0] == pid else ln for ln in s.cart)
         return s.replace(cart=tuple(ln for ln in cart if ln[1] > 0))
     if name == "ProceedToCheckout":
-        _need(surf == "Cart" and bool(s.cart), "ProceedToCheckout: the cart is empty")
+        require(surf == "Cart" and bool(s.cart), "ProceedToCheckout: the cart is empty")
         return s.replace(surface="Checkout")
     if name == "SetShippingSpeed":
-        _need(surf == "Checkout", "SetShippingSpeed: not at checkout")
+        require(surf == "Checkout", "SetShippingSpeed: not at checkout")
         return s.replace(shipping=p["speed"])
     if name == "PlaceOrder":
-        _need(surf == "Checkout" and bool(s.cart), "PlaceOrder: not at checkout")
+        require(surf == "Checkout" and bool(s.cart), "PlaceOrder: not at checkout")
         order_id = f"ORD-{s.cart[0][0][-3:]}-{sum(ln[1] for ln in s.cart):02d}"
         return s.replace(surface="OrderConfirmation", order=s.cart, cart=(),
                          order_shipping=s.shipping, order_id=order_id)
     if name == "ContinueShopping":
-        _need(surf in ("OrderConfirmation", "Cart"), "ContinueShopping: not available")
+        require(surf in ("OrderConfirmation", "Cart"), "ContinueShopping: not available")
         return S(surface="Home", cart=s.cart, order=s.order, order_shipping=s.order_shipping,
                  order_id=s.order_id, shipping=s.shipping)
     raise InvalidAction(f"unknown action {name!r}")
@@ -184,24 +179,24 @@ def _add_line(cart: tuple, line: tuple) -> tuple:
 def _list_action(s: S, a: Action, world: World) -> S:
     p, name = a.params, a.name
     if name == "SetCategory":
-        _need(p["category"] in C.CATEGORY_DEPARTMENT, f"unknown category {p['category']!r}")
+        require(p["category"] in C.CATEGORY_DEPARTMENT, f"unknown category {p['category']!r}")
         dept = C.CATEGORY_DEPARTMENT[p["category"]]
         return s.replace(category=p["category"], department=dept, brands=(), page=1)
     if name == "ToggleBrand":
         b = p["brand"]
-        _need(b in brand_facet(world, s) or b in s.brands, f"ToggleBrand: no brand {b!r} here")
+        require(b in brand_facet(world, s) or b in s.brands, f"ToggleBrand: no brand {b!r} here")
         brands = tuple(sorted(set(s.brands) ^ {b}))
         return s.replace(brands=brands, page=1)
     if name == "SetPriceRange":
         lo, hi = p.get("min"), p.get("max")
-        _need(lo is None or hi is None or lo <= hi, "SetPriceRange: min above max")
+        require(lo is None or hi is None or lo <= hi, "SetPriceRange: min above max")
         return s.replace(price_min=lo, price_max=hi, page=1)
     if name == "SetMinRating":
         return s.replace(min_rating=p["rating"], page=1)
     if name == "TogglePrime":
         return s.replace(prime_only=not s.prime_only, page=1)
     if name == "ClearFilters":
-        _need(bool(s.department or s.category or s.brands or s.price_min is not None
+        require(bool(s.department or s.category or s.brands or s.price_min is not None
                    or s.price_max is not None or s.min_rating or s.prime_only),
               "ClearFilters: no filter is active")
         return s.replace(department="", category="", brands=(), price_min=None,
@@ -210,13 +205,13 @@ def _list_action(s: S, a: Action, world: World) -> S:
         return s.replace(sort=p["order"], page=1)
     pages = _pages(world, s)
     if name == "NextPage":
-        _need(s.page < pages, "NextPage: already on the last page")
+        require(s.page < pages, "NextPage: already on the last page")
         return s.replace(page=s.page + 1)
     if name == "PrevPage":
-        _need(s.page > 1, "PrevPage: already on the first page")
+        require(s.page > 1, "PrevPage: already on the first page")
         return s.replace(page=s.page - 1)
     target = int(p["page"])
-    _need(1 <= target <= pages, f"GoToPage: page {target} of {pages}")
+    require(1 <= target <= pages, f"GoToPage: page {target} of {pages}")
     return s.replace(page=target)
 
 
