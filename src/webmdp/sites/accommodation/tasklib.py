@@ -4,14 +4,12 @@ stages and booking verifiers."""
 from __future__ import annotations
 
 import random
-from dataclasses import replace
 from typing import Any
 
 from webmdp.core.model import Entity, World, WorldSpec
 from webmdp.core.site import Site
 from webmdp.core.spec import Action
 from webmdp.sites.accommodation import catalog as C
-from webmdp.tasks.listing import ranked_after
 from webmdp.tasks.model import Condition
 from webmdp.tasks.oracle import reach_and_explore
 from webmdp.tasks.template import Draft
@@ -51,16 +49,10 @@ def label(ptype: str) -> str:
     return ptype.lower()
 
 
-def in_group(world: World, **eq: Any) -> list[Entity]:
-    return [e for e in world.entities.values() if all(e[k] == v for k, v in eq.items())]
-
-
 def explore(d: Draft, world: World, site: Site, prefix: list[Action],
             **kw: Any) -> list[Action]:
-    """E.3 stages 1-2; hard negatives the prefix's filters already removed are not visited."""
-    shown = set(ranked_after(site, world, prefix))
-    left = replace(d, hard_negatives=[h for h in d.hard_negatives if h in shown])
-    return reach_and_explore(site, world, left, prefix, open_action=OPEN, back=BACK,
+    """E.3 stages 1-2 (hard negatives the prefix's filters already removed are not visited)."""
+    return reach_and_explore(site, world, d, prefix, open_action=OPEN, back=BACK,
                              entity_param="listing_id", **kw)
 
 

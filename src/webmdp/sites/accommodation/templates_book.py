@@ -11,7 +11,7 @@ from typing import Any
 from webmdp.core.model import World, WorldSpec
 from webmdp.core.site import Site
 from webmdp.core.spec import Action
-from webmdp.sites._common.catalog import best
+from webmdp.sites._common.catalog import best, entities_where
 from webmdp.sites._common.worldgen import others, pin_group
 from webmdp.sites.accommodation import catalog as C
 from webmdp.sites.accommodation.tasklib import (
@@ -23,7 +23,6 @@ from webmdp.sites.accommodation.tasklib import (
     city_spec,
     explore,
     for_guests,
-    in_group,
     label,
     search_type,
     sleeps,
@@ -87,7 +86,7 @@ class SearchFilterBook(BookingTemplate):
 
     def matches(self, d: Draft, world: World) -> list[str]:
         p = d.params
-        group = [e for e in in_group(world, city=p["city"], property_type=p["property_type"])
+        group = [e for e in entities_where(world, city=p["city"], property_type=p["property_type"])
                  if p["amenity"] in e["amenities"]]
         return best(group, "price_per_night", highest=False)
 
@@ -123,7 +122,7 @@ class TopRatedFlexible(BookingTemplate):
 
     def matches(self, d: Draft, world: World) -> list[str]:
         p = d.params
-        group = [e for e in in_group(world, city=p["city"], property_type=p["property_type"])
+        group = [e for e in entities_where(world, city=p["city"], property_type=p["property_type"])
                  if e["cancellation_policy"] == "Flexible"]
         return best(group, "rating", highest=True)
 
@@ -158,7 +157,7 @@ class LargestExperiencedHost(BookingTemplate):
 
     def matches(self, d: Draft, world: World) -> list[str]:
         p = d.params
-        group = [e for e in in_group(world, city=p["city"], property_type=p["property_type"])
+        group = [e for e in entities_where(world, city=p["city"], property_type=p["property_type"])
                  if e["host_years"] >= 5]
         return best(group, "beds", highest=True)
 
@@ -196,8 +195,8 @@ class HiddenAmenityBook(BookingTemplate):
 
     def matches(self, d: Draft, world: World) -> list[str]:
         p = d.params
-        return [e["id"] for e in in_group(world, city=p["city"],
-                                           property_type=p["property_type"])
+        return [e["id"] for e in entities_where(world, city=p["city"],
+                                                 property_type=p["property_type"])
                 if e["price_per_night"] <= p["budget"] and p["amenity"] in e["amenities"]]
 
     def reach(self, p: dict[str, Any]) -> list[Action]:
@@ -231,8 +230,9 @@ class HostNamedBook(BookingTemplate):
 
     def matches(self, d: Draft, world: World) -> list[str]:
         p = d.params
-        return [e["id"] for e in in_group(world, city=p["city"], property_type=p["property_type"],
-                                           host_name=p["host"]) if e["beds"] >= p["beds"]]
+        return [e["id"] for e in entities_where(world, city=p["city"],
+                                                 property_type=p["property_type"],
+                                                 host_name=p["host"]) if e["beds"] >= p["beds"]]
 
     def reach(self, p: dict[str, Any]) -> list[Action]:
         return [*search_type(p["city"], p["property_type"]),

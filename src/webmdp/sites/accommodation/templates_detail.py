@@ -9,7 +9,7 @@ from typing import Any
 from webmdp.core.model import World
 from webmdp.core.site import Site
 from webmdp.core.spec import Action
-from webmdp.sites._common.catalog import best
+from webmdp.sites._common.catalog import best, entities_where
 from webmdp.sites._common.worldgen import others, pin_group
 from webmdp.sites.accommodation import catalog as C
 from webmdp.sites.accommodation.tasklib import (
@@ -18,7 +18,6 @@ from webmdp.sites.accommodation.tasklib import (
     booking,
     city_spec,
     for_guests,
-    in_group,
     label,
     search_type,
     sleeps,
@@ -64,7 +63,7 @@ class CompareCancellation(BookingTemplate):
     def matches(self, d: Draft, world: World) -> list[str]:
         p = d.params
         group = [{**e, "flex": -_FLEX[e["cancellation_policy"]]}
-                 for e in in_group(world, city=p["city"], property_type=p["property_type"])
+                 for e in entities_where(world, city=p["city"], property_type=p["property_type"])
                  if e["beds"] >= p["beds"]]
         return best(group, "flex", highest=True)
 
@@ -95,8 +94,8 @@ class MinimumStayBook(BookingTemplate):
 
     def matches(self, d: Draft, world: World) -> list[str]:
         p = d.params
-        return [e["id"] for e in in_group(world, city=p["city"],
-                                           property_type=p["property_type"])
+        return [e["id"] for e in entities_where(world, city=p["city"],
+                                                 property_type=p["property_type"])
                 if e["max_guests"] >= p["guests"] and e["min_nights"] <= 2]
 
     def reach(self, p: dict[str, Any]) -> list[Action]:
@@ -129,8 +128,9 @@ class BathroomsBook(BookingTemplate):
 
     def matches(self, d: Draft, world: World) -> list[str]:
         p = d.params
-        return [e["id"] for e in in_group(world, city=p["city"], property_type=p["property_type"],
-                                           beds=p["beds"], bathrooms=p["bathrooms"])]
+        return [e["id"] for e in entities_where(world, city=p["city"],
+                                                 property_type=p["property_type"],
+                                                 beds=p["beds"], bathrooms=p["bathrooms"])]
 
     def reach(self, p: dict[str, Any]) -> list[Action]:
         return [*search_type(p["city"], p["property_type"]),
@@ -165,8 +165,9 @@ class EarlyCheckInBook(BookingTemplate):
 
     def matches(self, d: Draft, world: World) -> list[str]:
         p = d.params
-        return [e["id"] for e in in_group(world, city=p["city"], property_type=p["property_type"],
-                                           check_in_time=p["time"])
+        return [e["id"] for e in entities_where(world, city=p["city"],
+                                                 property_type=p["property_type"],
+                                                 check_in_time=p["time"])
                 if e["price_per_night"] <= p["budget"]]
 
     def reach(self, p: dict[str, Any]) -> list[Action]:
@@ -201,7 +202,7 @@ class PetsForGroupBook(BookingTemplate):
 
     def matches(self, d: Draft, world: World) -> list[str]:
         p = d.params
-        group = [e for e in in_group(world, city=p["city"])
+        group = [e for e in entities_where(world, city=p["city"])
                  if e["max_guests"] >= p["guests"] and "Pets allowed" in e["amenities"]]
         return best(group, "price_per_night", highest=False)
 

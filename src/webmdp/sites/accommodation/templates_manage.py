@@ -8,7 +8,7 @@ import random
 from webmdp.core.model import World
 from webmdp.core.site import Site
 from webmdp.core.spec import Action
-from webmdp.sites._common.catalog import best
+from webmdp.sites._common.catalog import best, entities_where
 from webmdp.sites._common.worldgen import others, pin_group
 from webmdp.sites.accommodation import catalog as C
 from webmdp.sites.accommodation.tasklib import (
@@ -16,7 +16,6 @@ from webmdp.sites.accommodation.tasklib import (
     city_spec,
     explore,
     for_guests,
-    in_group,
     label,
     search_type,
     sleeps,
@@ -56,7 +55,7 @@ class AbandonCheckout(TaskTemplate):
 
     def matches(self, d: Draft, world: World) -> list[str]:
         p = d.params
-        group = [e for e in in_group(world, city=p["city"], property_type=p["property_type"])
+        group = [e for e in entities_where(world, city=p["city"], property_type=p["property_type"])
                  if e["superhost"]]
         return best(group, "price_per_night", highest=False)
 
@@ -111,7 +110,7 @@ class CancelTrip(TaskTemplate):
     def matches(self, d: Draft, world: World) -> list[str]:
         p = d.params
         booked = [r["listing"] for r in world.meta["reservations"]]
-        return [e["id"] for e in in_group(world, city=p["city"], host_name=p["host"])
+        return [e["id"] for e in entities_where(world, city=p["city"], host_name=p["host"])
                 if e["id"] in booked]
 
     def oracle(self, d: Draft, world: World, site: Site) -> list[Action]:
