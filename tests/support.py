@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import html as htmllib
+import json
 import random
-from collections.abc import Callable
+import re
+from collections.abc import Callable, Iterator
 from functools import cache
+from typing import Any
 
 from webmdp.core import Action, Site, State, World
 from webmdp.errors import InvalidAction
@@ -31,3 +35,37 @@ def random_walk(site: Site, world: World, rng: random.Random, steps: int,
             continue
         out.append(state)
     return out
+
+
+def oracle_states(site: Site, task: Task) -> list[State]:
+    """The start state and every state the task's oracle passes through."""
+    world = World.from_dict(task.world)
+    state = site.initial_state(world)
+    out = [state]
+    for action in task.oracle_actions():
+        state = site.step(state, action, world)
+        out.append(state)
+    return out
+
+
+def bindings(html: str) -> list[tuple[str, dict]]:
+    """(action, params) of every element a rendered page binds, parsed from the markup."""
+    pairs = re.findall(r'data-action="([A-Za-z]+)" data-params="([^"]*)"', html)
+    return [(name, json.loads(htmllib.unescape(raw))) for name, raw in pairs]
+
+
+def action_key(name: str, params: dict) -> tuple[str, str]:
+    """A hashable (action, canonical params) key."""
+    return name, json.dumps(params, sort_keys=True)
+
+
+def strings(value: Any) -> Iterator[str]:
+    """Every string inside a nested value (entity fields, observation context)."""
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for v in value.values():
+            yield from strings(v)
+    elif isinstance(value, list | tuple):
+        for v in value:
+            yield from strings(v)

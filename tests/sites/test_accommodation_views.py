@@ -5,7 +5,6 @@ detail-only fields never reach the results page."""
 from __future__ import annotations
 
 import html as htmllib
-import json
 import random
 import re
 from functools import cache
@@ -13,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from support import random_walk, site_tasks
+from support import action_key, bindings, oracle_states, random_walk, site_tasks
 from webmdp.core.model import State, World
 from webmdp.core.spec import Action
 from webmdp.sites import get_site
@@ -32,11 +31,6 @@ def _sample() -> tuple[Task, ...]:
 
 def _states(task: Task) -> list[State]:
     world = World.from_dict(task.world)
-    state = SITE.initial_state(world)
-    out = [state]
-    for action in task.oracle_actions():
-        state = SITE.step(state, action, world)
-        out.append(state)
     rng = random.Random(task.index)
 
     def fill(a: Action) -> Action:
@@ -46,16 +40,7 @@ def _states(task: Task) -> list[State]:
             "SetPriceRange": {"max": 220.0}}
         return Action(a.name, {**a.params, **extra.get(a.name, {})})
 
-    return out + random_walk(SITE, world, rng, 60, fill)
-
-
-def _bindings(html: str) -> list[tuple[str, dict]]:
-    pairs = re.findall(r'data-action="([A-Za-z]+)" data-params="([^"]*)"', html)
-    return [(n, json.loads(htmllib.unescape(raw))) for n, raw in pairs]
-
-
-def _key(name: str, params: dict) -> tuple[str, str]:
-    return name, json.dumps(params, sort_keys=True)
+    return oracle_states(SITE, task) + random_walk(SITE, world, rng, 60, fill)
 
 
 @pytest.mark.parametrize("index", range(20))
@@ -66,13 +51,14 @@ def test_every_offered_action_is_bound_and_every_binding_is_live(index: int) -> 
         obs = SITE.observe(state, world)
         html = views.render_app("accommodation", obs, error=None)
         assert "<select" not in html
-        bound = _bindings(html)
-        keys = {_key(n, p) for n, p in bound}
+        bound = bindings(html)
+        keys = {action_key(n, p) for n, p in bound}
         for a in obs.available:
-            assert _key(a.name, a.params) in keys, f"{obs.surface}: {a} is not bound"
-        offered = {_key(a.name, a.params) for a in obs.available}
+            assert action_key(a.name, a.params) in keys, f"{obs.surface}: {a} is not bound"
+        offered = {action_key(a.name, a.params) for a in obs.available}
         for name, params in bound:
-            assert _key(name, params) in offered, f"{obs.surface}: dead control {name}{params}"
+            assert action_key(name, params) in offered, \
+                f"{obs.surface}: dead control {name}{params}"
 
 
 def _form(html: str, action: str) -> str:

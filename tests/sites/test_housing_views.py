@@ -6,7 +6,6 @@ States come from generated tasks' oracles, seeded random walks and a tour of eve
 from __future__ import annotations
 
 import html as htmllib
-import json
 import random
 import re
 from collections.abc import Iterator
@@ -16,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from support import random_walk, site_tasks
+from support import action_key, bindings, oracle_states, random_walk, site_tasks, strings
 from webmdp.core.model import Observation, State, World
 from webmdp.core.spec import Action
 from webmdp.sites import get_site
@@ -31,16 +30,6 @@ _TYPED = {"date": "2025-06-20", "time": "2:00 PM", "name": "Riley Okonkwo",
 
 def _world(task: Any) -> World:
     return World.from_dict(task.world)
-
-
-def _oracle_states(task: Any) -> list[State]:
-    world = _world(task)
-    state = SITE.initial_state(world)
-    out = [state]
-    for action in task.oracle_actions():
-        state = SITE.step(state, action, world)
-        out.append(state)
-    return out
 
 
 def _fill(action: Action, world: World, rng: random.Random) -> Action:
@@ -94,7 +83,7 @@ def _cases() -> tuple[tuple[str, World, tuple[State, ...]], ...]:
 def _iter_cases() -> Iterator[tuple[str, World, tuple[State, ...]]]:
     tasks = site_tasks("housing")
     for task in tasks[::8]:
-        yield task.id, _world(task), tuple(_oracle_states(task))
+        yield task.id, _world(task), tuple(oracle_states(SITE, task))
     for i in (0, 60, 120):
         world = _world(tasks[i])
         rng = random.Random(i)
@@ -113,15 +102,6 @@ def _case(case_id: str) -> tuple[World, tuple[State, ...]]:
 def _render(state: State, world: World, error: str | None = None) -> tuple[Observation, str]:
     obs = SITE.observe(state, world)
     return obs, views.render_app("housing", obs, error=error)
-
-
-def _bindings(html: str) -> list[tuple[str, dict]]:
-    pairs = re.findall(r'data-action="([A-Za-z]+)" data-params="([^"]*)"', html)
-    return [(name, json.loads(htmllib.unescape(raw))) for name, raw in pairs]
-
-
-def _key(name: str, params: dict) -> tuple[str, str]:
-    return name, json.dumps(params, sort_keys=True)
 
 
 class _Forms(HTMLParser):
@@ -158,26 +138,15 @@ def test_every_available_action_is_bound_and_every_binding_works(case_id: str) -
     world, states = _case(case_id)
     for state in states:
         obs, html = _render(state, world)
-        bound = _bindings(html)
-        keys = {_key(n, p) for n, p in bound}
-        avail = {_key(a.name, a.params) for a in obs.available}
+        bound = bindings(html)
+        keys = {action_key(n, p) for n, p in bound}
+        avail = {action_key(a.name, a.params) for a in obs.available}
         assert avail <= keys, f"{obs.surface}: unbound {sorted(avail - keys)}"
         for name, params in bound:
-            assert _key(name, params) in avail, f"{obs.surface}: {name}{params} not offered"
+            assert action_key(name, params) in avail, f"{obs.surface}: {name}{params} not offered"
             spec = SITE.action_spec(name)
             if all(p.optional or p.name in params for p in spec.params):
                 SITE.step(state, Action(name, params), world)
-
-
-def _strings(value: Any) -> Iterator[str]:
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, dict):
-        for v in value.values():
-            yield from _strings(v)
-    elif isinstance(value, list | tuple):
-        for v in value:
-            yield from _strings(v)
 
 
 @pytest.mark.parametrize("case_id", CASE_IDS)
@@ -187,9 +156,9 @@ def test_nothing_outside_the_observation_is_rendered(case_id: str) -> None:
         obs, html = _render(state, world)
         text = htmllib.unescape(html)
         shown = {e.id for e in obs.entities}
-        allowed = "\n".join([*(s for e in obs.entities for s in _strings(e.fields)),
-                             *_strings(obs.context),
-                             *(s for a in obs.available for s in _strings(a.params))])
+        allowed = "\n".join([*(s for e in obs.entities for s in strings(e.fields)),
+                             *strings(obs.context),
+                             *(s for a in obs.available for s in strings(a.params))])
         revealed = obs.revealed()
         for eid, ent in world.entities.items():
             if eid not in shown:
@@ -197,7 +166,7 @@ def test_nothing_outside_the_observation_is_rendered(case_id: str) -> None:
             for field, value in ent.items():
                 if field == "id" or (eid, field) in revealed:
                     continue
-                for s in _strings(value):
+                for s in strings(value):
                     if len(s) >= 5 and s not in allowed:
                         assert s not in text, f"{obs.surface}: {eid}.{field}={s!r} rendered"
 

@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from support import random_walk
+from support import action_key, bindings, oracle_states, random_walk, strings
 from webmdp.core.model import Observation, State, World
 from webmdp.core.spec import Action
 from webmdp.sites import get_site
@@ -39,16 +39,6 @@ def _tasks() -> tuple:
 
 def _world(task) -> World:
     return World.from_dict(task.world)
-
-
-def _oracle_states(task) -> list[State]:
-    world = _world(task)
-    state = SITE.initial_state(world)
-    out = [state]
-    for action in task.oracle_actions():
-        state = SITE.step(state, action, world)
-        out.append(state)
-    return out
 
 
 def _fill(action: Action, world: World, rng: random.Random) -> Action:
@@ -118,7 +108,7 @@ def _cases() -> tuple[tuple[str, World, list[State]], ...]:
 
 def _iter_cases() -> Iterator[tuple[str, World, list[State]]]:
     for task in _tasks():
-        yield task.id, _world(task), _oracle_states(task)
+        yield task.id, _world(task), oracle_states(SITE, task)
     for i in (0, 8, 16):
         world = _world(_tasks()[i])
         yield f"walk{i}", world, _walk_states(world, seed=i)
@@ -196,43 +186,24 @@ def _scan(html: str) -> _Scan:
     return scan
 
 
-def _key(name: str, params: dict) -> tuple[str, str]:
-    return name, json.dumps(params, sort_keys=True)
-
-
-def _bindings(html: str) -> list[tuple[str, dict]]:
-    pairs = re.findall(r'data-action="([A-Za-z]+)" data-params="([^"]*)"', html)
-    return [(name, json.loads(htmllib.unescape(raw))) for name, raw in pairs]
-
-
-def _strings(value: Any) -> Iterator[str]:
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, dict):
-        for v in value.values():
-            yield from _strings(v)
-    elif isinstance(value, list | tuple):
-        for v in value:
-            yield from _strings(v)
-
-
 # -- conformance over many states -----------------------------------------------------------------
 @pytest.mark.parametrize("case_id", CASE_IDS)
 def test_every_available_action_is_bound_and_every_binding_works(case_id: str) -> None:
     world, states = _case(case_id)
     for state in states:
         obs, html = _render(state, world)
-        bound = _bindings(html)
-        keys = {_key(n, p) for n, p in bound}
+        bound = bindings(html)
+        keys = {action_key(n, p) for n, p in bound}
         for a in obs.available:
-            assert _key(a.name, a.params) in keys, f"{obs.surface}: {a} is not bound"
-        avail = {_key(a.name, a.params) for a in obs.available}
+            assert action_key(a.name, a.params) in keys, f"{obs.surface}: {a} is not bound"
+        avail = {action_key(a.name, a.params) for a in obs.available}
         for name, params in bound:
-            if _key(name, params) not in avail:
+            if action_key(name, params) not in avail:
                 # Only presets of typed (text) parameters, e.g. price ranges or a brand search.
                 text = {p.name for p in SITE.action_spec(name).params if p.text}
                 rest = {k: v for k, v in params.items() if k not in text}
-                assert _key(name, rest) in avail, f"{obs.surface}: {name}{params} not available"
+                assert action_key(name, rest) in avail, \
+                    f"{obs.surface}: {name}{params} not available"
             spec = SITE.action_spec(name)
             if all(p.optional or p.name in params for p in spec.params):  # forms add typed ones
                 SITE.step(state, Action(name, params), world)  # raises if the control is dead
@@ -246,8 +217,8 @@ def test_nothing_outside_the_observation_is_rendered(case_id: str) -> None:
         text = htmllib.unescape(html)
         revealed = obs.revealed()
         shown = {e.id for e in obs.entities} | {ln[0] for ln in obs.context.get("lines", [])}
-        allowed = "\n".join([*(s for e in obs.entities for s in _strings(e.fields)),
-                             *_strings(obs.context)])
+        allowed = "\n".join([*(s for e in obs.entities for s in strings(e.fields)),
+                             *strings(obs.context)])
         for eid, ent in world.entities.items():
             if eid not in shown:
                 assert not re.search(rf"{re.escape(eid)}(?!\d)", text), \
@@ -255,7 +226,7 @@ def test_nothing_outside_the_observation_is_rendered(case_id: str) -> None:
             for field, value in ent.items():
                 if field == "id" or (eid, field) in revealed:
                     continue
-                for s in _strings(value):
+                for s in strings(value):
                     if len(s) >= 5 and s not in allowed:
                         assert s not in text, f"{obs.surface}: {eid}.{field}={s!r} rendered"
 
@@ -314,7 +285,7 @@ def test_reviews_only_after_show_reviews() -> None:
     checked_open = checked_closed = 0
     for task in tasks:
         world = _world(task)
-        for state in _oracle_states(task):
+        for state in oracle_states(SITE, task):
             obs, html = _render(state, world)
             if obs.surface != "ProductDetail":
                 continue
@@ -383,7 +354,7 @@ def test_product_links_are_named_by_title() -> None:
 def test_selected_options_are_highlighted() -> None:
     task = next(t for t in _tasks() if t.template == "checkout_with_options")
     world = _world(task)
-    state = _oracle_states(task)[-1]
+    state = oracle_states(SITE, task)[-1]
     state = SITE.step(state, Action("ContinueShopping"), world)
     state = SITE.step(state, task.oracle_actions()[0], world)
     pid = SITE.observe(state, world).entities[0].id
