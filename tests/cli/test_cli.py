@@ -73,10 +73,9 @@ def test_tasks_list_and_show() -> None:
 
 def test_run_then_report_json_and_markdown(tmp_path: Path) -> None:
     out = tmp_path / "run"
-    for agent in ("oracle", "greedy"):
-        res = _run("run", "--site", "shopping", "--agent", agent, "--mode", "semantic",
-                   "--limit", "16", "--out", str(out))
-        assert res.exit_code == 0, res.output
+    res = _run("run", "--site", "shopping", "--agent", "oracle", "--agent", "greedy",
+               "--mode", "semantic", "--limit", "16", "--out", str(out))
+    assert res.exit_code == 0, res.output
     rep = json.loads(_run("report", str(out), "--json").stdout)
     agg = rep
     assert set(agg) >= {"terminal_sr", "safe_pass_sr", "exploration_sr", "execution_sr",
@@ -88,10 +87,13 @@ def test_run_then_report_json_and_markdown(tmp_path: Path) -> None:
     assert rep["by_agent"]["greedy"]["terminal_sr"] < 1.0
     md = _run("report", str(out)).stdout
     assert "| oracle" in md and "Exploration" in md
-    # resume: a second run skips finished episodes
+    # resume: a second run skips finished episodes; another agent set is refused
+    res = _run("run", "--site", "shopping", "--agent", "oracle", "--agent", "greedy",
+               "--limit", "16", "--out", str(out))
+    assert "0 episodes run (32 resumed)" in res.output
     res = _run("run", "--site", "shopping", "--agent", "oracle", "--limit", "16", "--out",
                str(out))
-    assert "0 episodes run (16 resumed)" in res.output
+    assert res.exit_code == 2 and "different run" in res.output
 
 
 def test_report_on_missing_dir(tmp_path: Path) -> None:

@@ -29,6 +29,16 @@ def agent_names() -> list[str]:
 
 
 def make_agent(name: str, **kwargs: Any) -> Agent:
+    """An agent by registered name, or by ``module:attr`` (which worker processes can import
+    by themselves: an agent registered in the parent process is unknown to them)."""
+    if ":" in name and name not in _AGENTS:
+        module, attr = name.split(":", 1)
+        if kwargs.get("config") is None:
+            kwargs.pop("config", None)
+        try:
+            return getattr(importlib.import_module(module), attr)(**kwargs)
+        except (ImportError, AttributeError) as exc:
+            raise ConfigError(f"cannot load agent {name}: {exc}") from exc
     if name not in _AGENTS:
         raise unknown_choice("agent", name, agent_names())
     if name in MODEL_AGENTS and kwargs.get("config") is None:

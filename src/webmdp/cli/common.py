@@ -42,26 +42,42 @@ def site_tasks(site: str) -> tuple[Task, ...]:
 
 def select_tasks(site: str | None, *, tasks_file: Path | None = None, template: str | None = None,
                  task_ids: list[str] | None = None, limit: int | None = None,
-                 spread: bool = False) -> list[Task]:
-    """Tasks of a site (generated) or from a file, filtered by template / ids, limited.
+                 spread: bool = False, hard_negatives: list[int] | None = None,
+                 access_levels: list[str] | None = None) -> list[Task]:
+    """Tasks of sites (generated) or from a file, filtered, limited.
 
+    ``site`` and ``template`` take one name, a comma-separated list or ``all``;
+    ``hard_negatives`` and ``access_levels`` keep tasks with those complexity values.
     ``spread`` takes the limit evenly across the list (every k-th task) instead of the first N,
     so a small slice still covers every template and hard-negative count.
     """
+    sites = _names(site)
     if tasks_file is not None:
         tasks = read_tasks(tasks_file)
-        if site:
-            tasks = [t for t in tasks if t.site == site]
+        if sites:
+            tasks = [t for t in tasks if t.site in sites]
     else:
-        names = site_names() if site in (None, "all") else [site]
+        names = sites or site_names()
         for n in names:
             get_site(n)
         tasks = [t for n in names for t in site_tasks(n)]
-    if template:
+    templates = _names(template)
+    if templates:
         known = sorted({t.template for t in tasks})
-        if template not in known:
-            raise unknown_choice("template", template, known)
-        tasks = [t for t in tasks if t.template == template]
+        for name in templates:
+            if name not in known:
+                raise unknown_choice("template", name, known)
+        tasks = [t for t in tasks if t.template in templates]
+    if hard_negatives:
+        for count in hard_negatives:
+            if not 0 <= count <= 3:
+                raise unknown_choice("hard-negative count", str(count), ["0", "1", "2", "3"])
+        tasks = [t for t in tasks if t.complexity.hard_negative_count in hard_negatives]
+    if access_levels:
+        for a in access_levels:
+            if a not in ACCESS_LEVELS:
+                raise unknown_choice("access level", a, ACCESS_LEVELS)
+        tasks = [t for t in tasks if t.complexity.access_level in access_levels]
     if task_ids:
         by_id = {t.id: t for t in tasks}
         missing = [i for i in task_ids if i not in by_id]
@@ -76,6 +92,16 @@ def select_tasks(site: str | None, *, tasks_file: Path | None = None, template: 
         else:
             tasks = tasks[:limit]
     return tasks
+
+
+ACCESS_LEVELS = ("card", "filter", "detail")
+
+
+def _names(spec: str | None) -> list[str]:
+    """``None`` / ``all`` -> [] (no filter); else the comma-separated names, in order."""
+    if spec is None or spec.strip() in ("", "all"):
+        return []
+    return list(dict.fromkeys(n.strip() for n in spec.split(",") if n.strip()))
 
 
 def progress() -> Progress:

@@ -3,16 +3,15 @@ report."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
 
 import typer
-from rich.progress import Progress, TaskID
 
-from webmdp.cli.common import console, progress, select_tasks, user_errors
-from webmdp.runner.local import RunConfig, run_tasks
+from webmdp.cli.common import console, fail, select_tasks, user_errors
+from webmdp.runner.display import LiveDisplay
+from webmdp.runner.run import RunPlan, execute_run
+from webmdp.runner.spec import AgentSpec, RunSettings
 from webmdp.sites import get_site, site_names
-from webmdp.trace import EpisodeTrace
 
 DEMO_AGENTS = ("oracle", "greedy", "random")
 
@@ -24,6 +23,7 @@ def demo(
                                    f"{', '.join(site_names())}."),
     per_site: int = typer.Option(4, help="Tasks per site (spread over templates and HN counts)."),
     mode: str = typer.Option("browser", help="browser (default) or semantic."),
+    workers: int = typer.Option(2, "--workers", "-w", help="Worker processes."),
 ) -> None:
     """Run oracle, greedy and random on a slice of every site (or --sites), then print the
     report."""
@@ -34,11 +34,13 @@ def demo(
     with user_errors():
         tasks = [t for s in demo_sites(sites) for t in select_tasks(s, limit=per_site,
                                                                      spread=True)]
-        with progress() as bar:
-            for agent in DEMO_AGENTS:
-                job = bar.add_task(f"{agent} · {mode}", total=len(tasks))
-                cfg = RunConfig(agent=agent, mode=mode, observation="axtree")  # type: ignore[arg-type]
-                run_tasks(tasks, out, cfg, on_episode=_advance(bar, job))
+        plan = RunPlan(out, tasks, [AgentSpec(a) for a in DEMO_AGENTS], mode,  # type: ignore[arg-type]
+                       RunSettings(observation="axtree", workers=max(workers, 1),
+                                   backend="local" if workers else "inline"), force=True)
+        with LiveDisplay(f"{', '.join(DEMO_AGENTS)} · {mode}", console) as live:
+            outcome = execute_run(plan, on_change=live.update)
+        if outcome.status != "completed":
+            raise fail(f"demo run {outcome.status}: {outcome.error or 'interrupted'}")
         analysis = analyse(load_runs([out]))
         paths = write_report(analysis, out / "report")
     typer.echo(paths["markdown"].read_text(encoding="utf-8"))
@@ -53,7 +55,3 @@ def demo_sites(spec: str) -> list[str]:
     for n in names:
         get_site(n)  # raises the unknown-site error with the known names
     return list(dict.fromkeys(names))
-
-
-def _advance(bar: Progress, job: TaskID) -> Callable[[EpisodeTrace | None], None]:
-    return lambda _trace: bar.advance(job)

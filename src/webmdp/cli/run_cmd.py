@@ -1,131 +1,307 @@
-"""`webmdp run`: run an agent on tasks and store traces."""
+"""`webmdp run`: run agents on a task selection with parallel workers; resumable."""
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import typer
 
 from webmdp.agents.registry import MODEL_AGENTS, agent_names
-from webmdp.cli.common import console, fail, progress, select_tasks, user_errors
+from webmdp.cli.common import console, fail, select_tasks, user_errors
 from webmdp.errors import ConfigError, unknown_choice
-from webmdp.runner.local import RunConfig, run_tasks
+from webmdp.runner import manifest as mf
+from webmdp.runner.spec import AgentSpec, RunSettings
 
 MODES = ("semantic", "browser")
 OBSERVATIONS = ("screenshot", "axtree", "both")
 COORDS = ("absolute", "relative1000", "normalized1")
+BACKENDS = ("local", "ray")
+SERVERS = ("per-worker", "shared")
+_SELECT = ("site", "template", "hard_negatives", "access_level", "task_id", "tasks_file",
+           "limit")
+_M = "Model agents"
+_S = "Scale and faults"
 
 
 def run(
-    site: str = typer.Option("shopping", "--site", "-s", help="Site name, or 'all'."),
-    agent: str = typer.Option("oracle", "--agent", "-a",
-                              help="Agent: oracle, random, greedy (built in), or a model agent: "
-                                   "step, plan, tree (needs --model)."),
+    ctx: typer.Context,
+    site: str = typer.Option("shopping", "--site", "-s",
+                             help="Site, comma-separated sites, or 'all'."),
+    agent: list[str] = typer.Option(["oracle"], "--agent", "-a",
+                                    help="Agent (repeatable): oracle, random, greedy (built "
+                                         "in), a model agent: step, plan, tree (needs "
+                                         "--model), or your own as module:Class."),
     mode: str = typer.Option("semantic", "--mode", "-m",
                              help="semantic (typed actions on the MDP) or browser (Chromium)."),
-    limit: int | None = typer.Option(None, "--limit", "-n", help="Run at most N tasks."),
+    limit: int | None = typer.Option(None, "--limit", "-n",
+                                     help="At most N tasks, spread over the selection."),
     out: Path = typer.Option(Path("runs/latest"), "--out", "-o", help="Run directory."),
-    template: str | None = typer.Option(None, help="Only this template."),
+    template: str | None = typer.Option(None, help="Only these templates (comma-separated)."),
+    hard_negatives: str | None = typer.Option(None, "--hard-negatives",
+                                              help="Only these hard-negative counts, e.g. 0,3."),
+    access_level: str | None = typer.Option(None, "--access-level",
+                                            help="Only these access levels: card, filter, "
+                                                 "detail (comma-separated)."),
     task_id: list[str] = typer.Option(None, "--task", help="Only these task ids (repeatable)."),
     tasks_file: Path | None = typer.Option(None, "--tasks", help="Read tasks from a JSONL file."),
+    seeds: str = typer.Option("0", "--seeds", help="Agent seeds, e.g. 0,1,2: every task once "
+                              "per seed; a seed other than 0 is stored as agent NAME@sSEED."),
     step_budget: int = typer.Option(50, help="GUI steps before an episode is truncated."),
     screenshots: bool = typer.Option(False, help="Save a screenshot per browser step."),
     observation: str = typer.Option("both", help="Browser observation: screenshot, axtree or "
                                                   "both."),
-    resume: bool = typer.Option(True, help="Skip episodes whose trace already exists."),
-    seed: int = typer.Option(0, help="Seed for stochastic agents."),
+    resume_dir: Path | None = typer.Option(None, "--resume", help="Continue the run in DIR with "
+                                           "its stored configuration and tasks: finished "
+                                           "episodes are skipped, unfinished or infrastructure-"
+                                           "failed ones run again.", rich_help_panel=_S),
+    force: bool = typer.Option(False, "--force", help="Continue a run directory even though "
+                               "its agents, mode or task set differ.", rich_help_panel=_S),
+    rerun: bool = typer.Option(False, "--rerun", help="Run finished episodes again too.",
+                               rich_help_panel=_S),
+    workers: int = typer.Option(1, "--workers", "-w", help="Worker processes (0: run in this "
+                                "process).", rich_help_panel=_S),
+    slots: int | None = typer.Option(None, help="Episodes each worker runs at once (default 1; "
+                                     "model agents: the endpoint concurrency shared out over "
+                                     "the workers).", rich_help_panel=_S),
+    backend: str = typer.Option("local", help="local (processes on this machine) or ray.",
+                                rich_help_panel=_S),
+    ray_address: str | None = typer.Option(None, help="Ray cluster address (default: "
+                                           "RAY_ADDRESS, else a local Ray instance).",
+                                           rich_help_panel=_S),
+    server: str = typer.Option("per-worker", help="Browser mode: a webmdp server per worker, "
+                               "or one shared by all (local backend).", rich_help_panel=_S),
+    retries: int = typer.Option(2, help="Attempts after an infrastructure failure before the "
+                                "episode is recorded as an infra error.", rich_help_panel=_S),
+    episode_timeout: float = typer.Option(1800.0, help="Wall-clock seconds per episode before "
+                                          "its worker is killed and the episode retried.",
+                                          rich_help_panel=_S),
+    step_timeout: float = typer.Option(300.0, help="Seconds a browser step may go without "
+                                       "progress before its Chromium is killed.",
+                                       rich_help_panel=_S),
+    price_in: float | None = typer.Option(None, help="USD per million prompt tokens (cost in "
+                                          "the live display).", rich_help_panel=_M),
+    price_out: float | None = typer.Option(None, help="USD per million completion tokens.",
+                                           rich_help_panel=_M),
     model: str | None = typer.Option(None, "--model", help="Model agents: PROVIDER/MODEL, e.g. "
                                      "openai/gpt-4o, vllm/ByteDance-Seed/UI-TARS-1.5-7B, "
                                      "anthropic/claude-sonnet-4-6 (see `webmdp agents`).",
-                                     rich_help_panel="Model agents"),
+                                     rich_help_panel=_M),
     grammar: str = typer.Option("json", "--grammar", "-g", help="Action grammar: uitars, qwen, "
                                 "fara, openai-cua, anthropic-cua, axtree, json.",
-                                rich_help_panel="Model agents"),
+                                rich_help_panel=_M),
     base_url: str | None = typer.Option(None, "--base-url", help="Endpoint URL (default: the "
                                         "provider's, or OPENAI_BASE_URL / ANTHROPIC_BASE_URL / "
                                         "VLLM_BASE_URL / SGLANG_BASE_URL).",
-                                        rich_help_panel="Model agents"),
+                                        rich_help_panel=_M),
     api_key: str | None = typer.Option(None, "--api-key", help="API key (default: the "
-                                       "provider's environment variable).",
-                                       rich_help_panel="Model agents"),
+                                       "provider's environment variable).", rich_help_panel=_M),
     value: str = typer.Option("model", "--value", help="tree: value function V(s), 'model' or "
                               "'oracle' (exact, 1/(1+distance to goal) from the MDP).",
-                              rich_help_panel="Model agents"),
+                              rich_help_panel=_M),
     branching: int = typer.Option(3, help="tree: candidate actions per expanded node.",
-                                  rich_help_panel="Model agents"),
+                                  rich_help_panel=_M),
     coords: str | None = typer.Option(None, help="Coordinate convention of the model's "
                                       "output: absolute, relative1000 or normalized1 (default: "
-                                      "the grammar's).", rich_help_panel="Model agents"),
+                                      "the grammar's).", rich_help_panel=_M),
     history_images: int | None = typer.Option(None, help="Screenshots per prompt, the current "
                                               "one included (default: the family's).",
-                                              rich_help_panel="Model agents"),
+                                              rich_help_panel=_M),
     set_of_marks: bool = typer.Option(False, help="Show a set-of-marks screenshot (numbered "
-                                      "boxes over interactive elements).",
-                                      rich_help_panel="Model agents"),
+                                      "boxes over interactive elements).", rich_help_panel=_M),
     temperature: float | None = typer.Option(None, help="Sampling temperature (default 0).",
-                                             rich_help_panel="Model agents"),
+                                             rich_help_panel=_M),
     max_tokens: int | None = typer.Option(None, help="Completion token limit per call "
-                                          "(default 1024).", rich_help_panel="Model agents"),
+                                          "(default 1024).", rich_help_panel=_M),
     timeout: float | None = typer.Option(None, help="Request timeout in seconds (default 120).",
-                                         rich_help_panel="Model agents"),
+                                         rich_help_panel=_M),
     max_retries: int | None = typer.Option(None, help="Retries on 429 / 5xx / timeouts "
                                            "(default 4, exponential backoff).",
-                                           rich_help_panel="Model agents"),
-    concurrency: int | None = typer.Option(None, help="Concurrent requests per endpoint "
-                                           "(default 4).", rich_help_panel="Model agents"),
+                                           rich_help_panel=_M),
+    concurrency: int | None = typer.Option(None, help="Concurrent requests per endpoint, over "
+                                           "all workers (default 4).", rich_help_panel=_M),
 ) -> None:
-    """Run an agent on a site's tasks; one trace per episode is written as soon as it ends."""
+    """Run agents on a task selection; one trace per episode is stored as soon as it ends.
+
+    Every task runs once per agent and seed. A run directory keeps a manifest (configuration,
+    versions, task-set hash): running the same command again, or `--resume DIR`, continues it.
+    """
+    from webmdp.runner.display import LiveDisplay
+    from webmdp.runner.run import RunPlan, execute_run
+
+    given = {name for name in ctx.params  # options typed on this command line
+             if getattr(ctx.get_parameter_source(name), "name", "") == "COMMANDLINE"}
     with user_errors():
+        stored = None
+        if resume_dir is not None:
+            out = resume_dir
+            stored = mf.read(resume_dir)
+            if stored is None:
+                raise ConfigError(f"nothing to resume: {resume_dir} has no {mf.MANIFEST} "
+                                  "(start the run with --out)")
         model_cfg = None
         if model is not None:
-            from webmdp.agents.llm import ModelAgentConfig
-            from webmdp.agents.llm.clients import parse_model_id
-            from webmdp.agents.llm.grammars import get_grammar, grammar_info
-
-            parse_model_id(model)
-            grammar_info(grammar)
-            if agent not in MODEL_AGENTS:
-                raise ConfigError(f"--model drives the model agents {', '.join(MODEL_AGENTS)}; "
-                                  f"'{agent}' is built in")
-            if mode in MODES and mode not in get_grammar(grammar).modes:
-                raise ConfigError(f"grammar {grammar} works in "
-                                  f"{' / '.join(get_grammar(grammar).modes)} mode, not {mode}")
-            if value not in ("model", "oracle"):
-                raise unknown_choice("value function", value, ("model", "oracle"))
-            if coords is not None and coords not in COORDS:
-                raise unknown_choice("coordinate convention", coords, COORDS)
-            model_cfg = ModelAgentConfig(
-                model=model, grammar=grammar, base_url=base_url, api_key=api_key,
-                value=value, branching=branching, coords=coords,  # type: ignore[arg-type]
-                history_images=history_images, set_of_marks=set_of_marks,
-                temperature=temperature, max_tokens=max_tokens, timeout_s=timeout,
-                max_retries=max_retries, concurrency=concurrency)
-        elif agent in MODEL_AGENTS:
-            raise ConfigError(f"agent '{agent}' is driven by a model: give --model "
-                              "PROVIDER/MODEL (see `webmdp agents`)")
-        if mode not in MODES:
-            raise unknown_choice("mode", mode, MODES)
-        if observation not in OBSERVATIONS:
-            raise unknown_choice("observation", observation, OBSERVATIONS)
-        if agent not in agent_names():
-            raise unknown_choice("agent", agent, agent_names())
-        tasks = select_tasks(site, tasks_file=tasks_file, template=template,
-                             task_ids=task_id or None, limit=limit, spread=True)
+            model_cfg = _model_config(agent, mode, model, grammar, base_url, api_key, value,
+                                      branching, coords, history_images, set_of_marks,
+                                      temperature, max_tokens, timeout, max_retries, concurrency)
+        if stored is not None and "model" not in given:
+            model_cfg = _stored_model(stored, base_url=base_url, api_key=api_key,
+                                      timeout_s=timeout, max_retries=max_retries,
+                                      concurrency=concurrency)
+        if stored is not None:
+            ident = stored["identity"]
+            if "agent" not in given:
+                agent = list(dict.fromkeys(a["name"] for a in ident["agents"]))
+            mode = mode if "mode" in given else ident["mode"]
+            step_budget = step_budget if "step_budget" in given else ident["step_budget"]
+            observation = observation if "observation" in given else ident["observation"]
+            screenshots = screenshots if "screenshots" in given else ident["screenshots"]
+            if "seeds" not in given:
+                seeds = ",".join(str(s) for s in sorted({a["seed"] for a in ident["agents"]}))
+        for name in agent:
+            if name in MODEL_AGENTS and model_cfg is None:
+                raise ConfigError(f"agent '{name}' is driven by a model: give --model "
+                                  "PROVIDER/MODEL (see `webmdp agents`)")
+            if ":" in name and name not in agent_names():
+                _importable(name)
+            elif name not in agent_names():
+                raise unknown_choice("agent", name, agent_names())
+        _choice("mode", mode, MODES)
+        _choice("observation", observation, OBSERVATIONS)
+        _choice("backend", backend, BACKENDS)
+        _choice("server mode", server, SERVERS)
+        if workers < 0 or retries < 0:
+            raise ConfigError("--workers and --retries cannot be negative")
+        if workers == 0 and backend == "ray":
+            raise ConfigError("--backend ray needs at least one worker")
+        agent_seeds = _seeds(seeds)
+        if stored is not None and not (given & set(_SELECT)):
+            tasks = _stored_tasks(out, stored)
+        else:
+            tasks = select_tasks(site, tasks_file=tasks_file, template=template,
+                                 task_ids=task_id or None, limit=limit, spread=True,
+                                 hard_negatives=_ints(hard_negatives, "--hard-negatives"),
+                                 access_levels=_list(access_level))
         if not tasks:
             raise fail("no tasks selected")
-        cfg = RunConfig(agent=agent, mode=mode, step_budget=step_budget,  # type: ignore[arg-type]
-                        resume=resume, screenshots=screenshots, observation=observation,
-                        seed=seed, model=model_cfg)
-        ok = 0
-        with progress() as bar:
-            job = bar.add_task(f"{cfg.label()} · {mode}", total=len(tasks))
+        agents = [AgentSpec(a, seed=s, model=model_cfg if a in MODEL_AGENTS else None)
+                  for a in agent for s in agent_seeds]
+        per_worker = slots or _default_slots(agents, workers)
+        settings = RunSettings(
+            step_budget=step_budget, observation=observation, screenshots=screenshots,
+            workers=max(workers, 1), slots=per_worker if workers else 1,
+            backend="inline" if workers == 0 else backend,  # type: ignore[arg-type]
+            server=server, retries=retries,  # type: ignore[arg-type]
+            episode_timeout_s=episode_timeout, step_timeout_s=step_timeout,
+            ray_address=ray_address)
+        plan = RunPlan(out, tasks, agents, mode, settings, force=force,  # type: ignore[arg-type]
+                       rerun=rerun)
+        label = f"{', '.join(a.label() for a in agents)} · {mode}"
+        with LiveDisplay(label, console, price_in=price_in, price_out=price_out) as live:
+            outcome = execute_run(plan, on_change=live.update)
+    t = outcome.tally
+    console.print(f"{t.done} episodes run ({t.skipped} resumed), {t.success} successful, "
+                  f"{t.infra_errors} infrastructure errors, {t.retries} retries -> {out}")
+    if outcome.status == "failed":
+        raise fail(f"run stopped: {outcome.error}")
+    if outcome.status == "interrupted":
+        console.print(f"[yellow]interrupted[/yellow]: {t.total - t.done} episodes not run; "
+                      f"continue with: webmdp run --resume {out}")
+        raise typer.Exit(code=128 + (outcome.signal or 2))
 
-            def tick(trace) -> None:  # type: ignore[no-untyped-def]
-                nonlocal ok
-                ok += bool(trace and trace.success)
-                bar.advance(job)
 
-            traces = run_tasks(tasks, out, cfg, on_episode=tick)
-    infra = sum(t.termination == "infra_error" for t in traces)
-    console.print(f"{len(traces)} episodes run ({len(tasks) - len(traces)} resumed), "
-                  f"{ok} successful, {infra} infrastructure errors -> {out}")
+def _importable(entry: str) -> None:
+    """An agent given as ``module:Class`` must import here, before any worker starts."""
+    import importlib
+
+    module, attr = entry.split(":", 1)
+    try:
+        getattr(importlib.import_module(module), attr)
+    except (ImportError, AttributeError) as exc:
+        raise ConfigError(f"cannot load agent {entry}: {exc}") from exc
+
+
+def _choice(what: str, value: str, choices: tuple[str, ...]) -> None:
+    if value not in choices:
+        raise unknown_choice(what, value, choices)
+
+
+def _list(spec: str | None) -> list[str] | None:
+    return [x.strip() for x in spec.split(",") if x.strip()] if spec else None
+
+
+def _ints(spec: str | None, option: str) -> list[int] | None:
+    try:
+        return [int(x) for x in _list(spec) or []] or None
+    except ValueError:
+        raise ConfigError(f"{option} takes whole numbers, e.g. 0,1: got {spec!r}") from None
+
+
+def _seeds(spec: str) -> list[int]:
+    seeds = _ints(spec, "--seeds")
+    if not seeds:
+        raise ConfigError("--seeds needs at least one seed, e.g. 0 or 0,1,2")
+    return list(dict.fromkeys(seeds))
+
+
+def _default_slots(agents: list[AgentSpec], workers: int) -> int:
+    """1 for built-in agents; model agents spread the endpoint's concurrency over workers so
+    that their model waits overlap without exceeding it."""
+    models = [a.model for a in agents if a.model is not None]
+    if not models:
+        return 1
+    total = models[0].concurrency or 4
+    return max(1, math.ceil(total / max(workers, 1)))
+
+
+def _model_config(agent: list[str], mode: str, model: str, grammar: str,
+                  base_url: str | None, api_key: str | None, value: str, branching: int,
+                  coords: str | None, history_images: int | None, set_of_marks: bool,
+                  temperature: float | None, max_tokens: int | None, timeout: float | None,
+                  max_retries: int | None, concurrency: int | None) -> object:
+    from webmdp.agents.llm import ModelAgentConfig
+    from webmdp.agents.llm.clients import parse_model_id
+    from webmdp.agents.llm.grammars import get_grammar, grammar_info
+
+    parse_model_id(model)
+    grammar_info(grammar)
+    builtin = [a for a in agent if a not in MODEL_AGENTS]
+    if builtin:
+        raise ConfigError(f"--model drives the model agents {', '.join(MODEL_AGENTS)}; "
+                          f"'{builtin[0]}' is built in")
+    if mode in MODES and mode not in get_grammar(grammar).modes:
+        raise ConfigError(f"grammar {grammar} works in "
+                          f"{' / '.join(get_grammar(grammar).modes)} mode, not {mode}")
+    if value not in ("model", "oracle"):
+        raise unknown_choice("value function", value, ("model", "oracle"))
+    if coords is not None and coords not in COORDS:
+        raise unknown_choice("coordinate convention", coords, COORDS)
+    return ModelAgentConfig(
+        model=model, grammar=grammar, base_url=base_url, api_key=api_key,
+        value=value,  # type: ignore[arg-type]
+        branching=branching, coords=coords, history_images=history_images,  # type: ignore[arg-type]
+        set_of_marks=set_of_marks, temperature=temperature, max_tokens=max_tokens,
+        timeout_s=timeout, max_retries=max_retries, concurrency=concurrency)
+
+
+def _stored_model(stored: dict, **operational: object) -> object:
+    """The model config a resumed run was started with; endpoint, key, timeouts and
+    concurrency come from this command line or the environment (keys are never stored)."""
+    models = [a["model"] for a in stored["identity"]["agents"] if a.get("model")]
+    if not models:
+        return None
+    from webmdp.agents.llm import ModelAgentConfig
+
+    return ModelAgentConfig(**models[0], **operational)  # type: ignore[arg-type]
+
+
+def _stored_tasks(root: Path, stored: dict) -> list:
+    from webmdp.tasks.io import read_tasks
+
+    ids = stored["task_set"].get("ids", [])
+    by_id = {t.id: t for t in read_tasks(root / "tasks.jsonl")}
+    missing = [i for i in ids if i not in by_id]
+    if missing:
+        raise ConfigError(f"{root}/tasks.jsonl lacks {len(missing)} of the run's tasks "
+                          f"(e.g. {missing[0]}); the run directory is damaged")
+    return [by_id[i] for i in ids]

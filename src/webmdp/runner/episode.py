@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import Any
 
 from webmdp.agents.base import Agent
@@ -10,24 +11,28 @@ from webmdp.errors import InfrastructureError
 from webmdp.trace import EpisodeTrace
 
 
-def run_episode(env: Any, agent: Agent) -> EpisodeTrace:
+def run_episode(env: Any, agent: Agent, beat: Callable[[int], None] | None = None
+                ) -> EpisodeTrace:
     """reset, then act/step until terminated or truncated.
 
     An output that did not parse is recorded as an invalid step; an agent's stop rule seals the
     episode with its termination. An infrastructure fault (browser crash or hang, server or
     model endpoint error) seals it as ``infra_error`` with its cause; an exception inside the
     agent as ``agent_error``. The agent's log (plans, search tree) is attached either way.
+    ``beat(n)`` is called after the reset (n = 0) and after each step (n steps so far): the
+    runner's watchdogs use it to tell a slow episode from a hung one.
     """
     try:
-        return _loop(env, agent)
+        return _loop(env, agent, beat or (lambda _n: None))
     except InfrastructureError as exc:
         return _attach(env.seal("infra_error", infra_error=f"{type(exc).__name__}: {exc}"), agent)
 
 
-def _loop(env: Any, agent: Agent) -> EpisodeTrace:
+def _loop(env: Any, agent: Agent, beat: Callable[[int], None]) -> EpisodeTrace:
     obs, _ = env.reset()
     agent.reset(env.task, env.mode)
     agent.bind(env)
+    beat(0)
     while True:
         t0 = time.perf_counter()
         try:
@@ -51,6 +56,7 @@ def _loop(env: Any, agent: Agent) -> EpisodeTrace:
                                               notes=out.notes)
         if term or trunc:
             return _attach(env.trace, agent)
+        beat(len(env.trace.steps))
 
 
 def _attach(trace: EpisodeTrace, agent: Agent) -> EpisodeTrace:

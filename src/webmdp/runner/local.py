@@ -1,5 +1,6 @@
-"""Run many episodes locally: semantic mode in-process, browser mode over one shared server
-and one Chromium (a fresh context per episode). Results are written as each episode ends."""
+"""The library entry point: run one agent on tasks in this process (``RunConfig``,
+:func:`run_tasks`). ``webmdp run`` uses the same runner with worker processes
+(:mod:`webmdp.runner.run`)."""
 
 from __future__ import annotations
 
@@ -8,13 +9,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from webmdp.agents.registry import make_agent
-from webmdp.env.browser import BrowserConfig, BrowserEnv
-from webmdp.env.chromium import BrowserHost
-from webmdp.env.semantic import SemanticEnv
-from webmdp.runner.episode import run_episode
-from webmdp.runner.store import RunStore
-from webmdp.server.runner import ServerHandle
+from webmdp.runner.run import RunPlan, execute_run
+from webmdp.runner.spec import AgentSpec, RunSettings
 from webmdp.tasks.model import Task
 from webmdp.trace import EpisodeTrace, Mode
 
@@ -32,52 +28,44 @@ class RunConfig:
     seed: int = 0
     model: Any = None
     """A ``ModelAgentConfig`` for the model agents (step / plan / tree)."""
+    retries: int = 0
 
     def label(self) -> str:
         """The agent name traces record (model agents: paradigm, model, grammar)."""
-        if self.model is None:
-            return self.agent
-        from webmdp.agents.llm import run_label
-
-        return run_label(self.agent, self.model)
+        return AgentSpec(self.agent, model=self.model).label()
 
 
 def run_tasks(tasks: list[Task], out: Path, config: RunConfig,
               on_episode: Callable[[EpisodeTrace | None], None] | None = None
               ) -> list[EpisodeTrace]:
-    """Run ``config.agent`` on ``tasks``; each trace is saved the moment its episode ends.
+    """Run ``config.agent`` on ``tasks`` in this process; each trace is saved the moment its
+    episode ends and passed to ``on_episode``. With ``resume`` an episode whose finished trace
+    already exists is skipped (``on_episode(None)``). Returns the traces run now.
 
-    With ``resume`` an episode whose trace already exists is skipped (``on_episode(None)``).
+    ``seed`` seeds a stochastic agent and keeps its label (``webmdp run --seeds`` labels
+    seeds other than 0 apart instead).
     """
-    store = RunStore(out)
-    store.add_tasks(tasks)
-    agent = make_agent(config.agent, seed=config.seed, config=config.model)
-    name = config.label()
-    todo = [t for t in tasks if not (config.resume and store.has(name, config.mode, t.id))]
-    for _ in range(len(tasks) - len(todo)):
-        if on_episode:
-            on_episode(None)
+    agent = AgentSpec(config.agent, seed=config.seed, model=config.model,
+                      label_as=config.label())
+    settings = RunSettings(step_budget=config.step_budget, observation=config.observation,
+                           screenshots=config.screenshots, backend="inline",
+                           retries=config.retries)
+    plan = RunPlan(Path(out), tasks, [agent], config.mode, settings,
+                   rerun=not config.resume, manifest=False)
     traces: list[EpisodeTrace] = []
+    skipped = {"told": False}
 
-    def done(trace: EpisodeTrace) -> None:
-        store.save(trace)
+    def changed(tally) -> None:  # type: ignore[no-untyped-def]
+        if on_episode is not None and not skipped["told"]:
+            skipped["told"] = True
+            for _ in range(tally.skipped):
+                on_episode(None)
+
+    def recorded(row: dict[str, Any]) -> None:
+        trace = EpisodeTrace.model_validate_json((Path(out) / row["trace"]).read_text())
         traces.append(trace)
-        if on_episode:
+        if on_episode is not None:
             on_episode(trace)
 
-    if config.mode == "semantic":
-        for task in todo:
-            done(run_episode(SemanticEnv(task, agent=name, step_budget=config.step_budget),
-                             agent))
-        return traces
-    shots = store.episode_dir(name, "browser") / "shots" if config.screenshots else None
-    bcfg = BrowserConfig(step_budget=config.step_budget, screenshot_dir=shots,
-                         observation=config.observation)  # type: ignore[arg-type]
-    with ServerHandle() as server, BrowserHost(headless=bcfg.headless) as host:
-        for task in todo:
-            env = BrowserEnv(task, agent=name, server=server, host=host, config=bcfg)
-            try:
-                done(run_episode(env, agent))
-            finally:
-                env.close()
+    execute_run(plan, on_change=changed, on_record=recorded)
     return traces

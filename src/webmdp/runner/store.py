@@ -1,27 +1,47 @@
-"""Run directory layout: tasks, one JSON trace per episode, a results table.
+"""Run directory layout: manifest, tasks, one JSON trace per episode, results tables.
 
+    DIR/manifest.json                                config, versions, task-set hash, invocations
     DIR/tasks.jsonl                                  one Task per line
-    DIR/episodes/<agent>/<mode>/<task_id>.json       EpisodeTrace
+    DIR/episodes/<agent>/<mode>/<task_id>.json       EpisodeTrace (written atomically)
     DIR/episodes/<agent>/<mode>/shots/               screenshots (browser mode, optional)
-    DIR/results.jsonl                                one summary row per finished episode
+    DIR/events.jsonl                                 starts, retries, worker restarts, stops
+    DIR/results.jsonl                                one summary row per stored episode
+    DIR/episodes.parquet                             the same rows, rebuilt from the traces
+
+The traces are the source of truth: ``results.jsonl`` grows as episodes end and both tables are
+rebuilt from the traces when a run ends, so a killed run never leaves a wrong table behind.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import shutil
+import threading
+import time
 from pathlib import Path
 from typing import Any
 
+from webmdp.errors import ConfigError
 from webmdp.tasks.io import write_tasks
 from webmdp.tasks.model import Task
 from webmdp.trace import EpisodeTrace
+
+MIN_FREE_MB = 200
+"""A run refuses to start (and stops) with less free space than this in its directory."""
+
+
+class StoreError(ConfigError):
+    """The run directory cannot hold results (unwritable, full): the run stops loudly."""
 
 
 class RunStore:
     def __init__(self, root: Path):
         self.root = Path(root)
-        self.root.mkdir(parents=True, exist_ok=True)
+        try:
+            self.root.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise StoreError(f"cannot create run directory {self.root}: {exc}") from exc
 
     def episode_dir(self, agent: str, mode: str) -> Path:
         d = self.root / "episodes" / agent / mode
@@ -34,16 +54,19 @@ class RunStore:
     def has(self, agent: str, mode: str, task_id: str) -> bool:
         """Whether a finished episode is stored: one that ended in ``infra_error`` (a browser,
         server or model endpoint fault, not the agent's doing) is run again on resume."""
-        path = self.trace_path(agent, mode, task_id)
-        if not path.is_file():
-            return False
-        try:
-            return json.loads(path.read_text()).get("termination") != "infra_error"
-        except (OSError, ValueError):
-            return False  # a torn or unreadable trace is not a result
+        return _finished(self.root / "episodes" / agent / mode / f"{task_id}.json")
 
-    def add_tasks(self, tasks: list[Task]) -> None:
-        """Merge ``tasks`` into DIR/tasks.jsonl (by id; existing lines are kept)."""
+    def finished(self) -> set[tuple[str, str, str]]:
+        """Keys ``(agent, mode, task_id)`` of every finished episode stored."""
+        out = set()
+        for path in (self.root / "episodes").glob("*/*/*.json"):
+            if _finished(path):
+                out.add((path.parent.parent.name, path.parent.name, path.stem))
+        return out
+
+    def add_tasks(self, tasks: list[Task], *, replace: bool = False) -> None:
+        """Merge ``tasks`` into DIR/tasks.jsonl by id: existing lines are kept, or with
+        ``replace`` overwritten by the new task of the same id."""
         path = self.root / "tasks.jsonl"
         known: dict[str, Task] = {}
         if path.is_file():
@@ -51,24 +74,113 @@ class RunStore:
 
             known = {t.id: t for t in read_tasks(path)}
         for t in tasks:
-            known.setdefault(t.id, t)
+            if replace:
+                known[t.id] = t
+            else:
+                known.setdefault(t.id, t)
         write_tasks(path, list(known.values()))
+
+    def write_trace(self, trace: EpisodeTrace) -> Path:
+        """Write the trace atomically (a temporary file beside it, then a rename): a reader
+        or a resume never sees half a trace."""
+        path = self.trace_path(trace.agent, trace.mode, trace.task_id)
+        tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
+        try:
+            tmp.write_text(trace.model_dump_json(indent=1))
+            os.replace(tmp, path)
+        except OSError as exc:
+            tmp.unlink(missing_ok=True)
+            raise StoreError(f"cannot write {path}: {exc}") from exc
+        return path
 
     def save(self, trace: EpisodeTrace) -> Path:
         """Write the trace atomically, then append its summary row."""
-        path = self.trace_path(trace.agent, trace.mode, trace.task_id)
-        tmp = path.with_suffix(".json.tmp")
-        tmp.write_text(trace.model_dump_json(indent=1))
-        os.replace(tmp, path)
-        with (self.root / "results.jsonl").open("a") as fh:
-            fh.write(json.dumps(summary_row(trace, path.relative_to(self.root))) + "\n")
+        path = self.write_trace(trace)
+        self.append_row(summary_row(trace, path.relative_to(self.root)))
         return path
+
+    def append_row(self, row: dict[str, Any]) -> None:
+        self._append("results.jsonl", row)
+
+    def log_event(self, event: str, **fields: Any) -> None:
+        self._append("events.jsonl", {"t": round(time.time(), 3), "event": event, **fields})
+
+    def _append(self, name: str, row: dict[str, Any]) -> None:
+        try:
+            with (self.root / name).open("a") as fh:
+                fh.write(json.dumps(row) + "\n")
+        except OSError as exc:
+            raise StoreError(f"cannot write {self.root / name}: {exc}") from exc
+
+    def check_space(self, min_free_mb: int = MIN_FREE_MB) -> None:
+        """Fail loudly, before an episode runs, if the run directory cannot take results:
+        a test write, then the free space."""
+        probe = self.root / f".probe.{os.getpid()}"
+        try:
+            probe.write_text("ok")
+            probe.unlink()
+        except OSError as exc:
+            raise StoreError(f"run directory {self.root} is not writable: {exc}") from exc
+        free_mb = shutil.disk_usage(self.root).free // 2**20
+        if free_mb < min_free_mb:
+            raise StoreError(f"only {free_mb} MB free in {self.root} (need {min_free_mb} MB; "
+                             "free space or choose another --out)")
+
+    def clean_tmp(self) -> int:
+        """Remove temporary trace files a killed writer left; returns how many."""
+        stale = list((self.root / "episodes").glob("*/*/.*.tmp"))
+        for p in stale:
+            p.unlink(missing_ok=True)
+        return len(stale)
+
+    def rebuild_tables(self) -> int:
+        """Rewrite ``results.jsonl`` and ``episodes.parquet`` from the traces; returns the
+        number of episodes."""
+        rows = []
+        for path in sorted((self.root / "episodes").glob("*/*/*.json")):
+            try:
+                trace = EpisodeTrace.model_validate_json(path.read_text())
+            except (OSError, ValueError):
+                continue  # not a trace (a torn file cannot exist: writes are atomic)
+            rows.append(summary_row(trace, path.relative_to(self.root)))
+        tmp = self.root / ".results.jsonl.tmp"
+        tmp.write_text("".join(json.dumps(r) + "\n" for r in rows))
+        os.replace(tmp, self.root / "results.jsonl")
+        _write_parquet(rows, self.root / "episodes.parquet")
+        return len(rows)
+
+
+def _finished(path: Path) -> bool:
+    if not path.is_file():
+        return False
+    try:
+        return json.loads(path.read_text()).get("termination") != "infra_error"
+    except (OSError, ValueError):
+        return False  # an unreadable trace is not a result
 
 
 def summary_row(trace: EpisodeTrace, trace_file: Path) -> dict[str, Any]:
     """The ``results.jsonl`` row of an episode whose trace is at ``trace_file`` (relative to
     the run directory)."""
+    calls = [c for s in trace.steps if s.notes for c in s.notes.model_calls]
     return {"task_id": trace.task_id, "site": trace.site, "template": trace.template,
             "agent": trace.agent, "mode": trace.mode, "success": trace.success,
             "termination": trace.termination, "gui_steps": len(trace.steps),
-            "infra_error": trace.infra_error, "trace": str(trace_file)}
+            "infra_error": trace.infra_error, "duration_s": round(trace.duration_s, 3),
+            "prompt_tokens": sum(c.prompt_tokens or 0 for c in calls),
+            "completion_tokens": sum(c.completion_tokens or 0 for c in calls),
+            "model_calls": len(calls), "trace": str(trace_file)}
+
+
+def _write_parquet(rows: list[dict[str, Any]], path: Path) -> None:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    columns = ["task_id", "site", "template", "agent", "mode", "success", "termination",
+               "gui_steps", "infra_error", "duration_s", "prompt_tokens", "completion_tokens",
+               "model_calls", "trace"]
+    table = pa.table({c: [r.get(c) for r in rows] for c in columns}) if rows else pa.table(
+        {c: pa.array([], type=pa.string()) for c in columns})
+    tmp = path.with_name(f".{path.name}.tmp")
+    pq.write_table(table, tmp)
+    os.replace(tmp, path)

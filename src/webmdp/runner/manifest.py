@@ -1,0 +1,133 @@
+"""The run manifest: what was run (identity), with what (versions), and each invocation.
+
+A run directory belongs to one identity: its agents, mode, trace-shaping settings and the hash
+of its task set. Running the same command again resumes it; a command with another identity is
+refused unless forced (:func:`check_compatible`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import platform
+import subprocess
+import sys
+import time
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+from webmdp.errors import ConfigError
+from webmdp.tasks.model import Task
+
+MANIFEST = "manifest.json"
+_PACKAGES = ("webmdp", "playwright", "pydantic", "fastapi", "uvicorn", "pyarrow", "openai",
+             "anthropic", "ray")
+
+
+def task_set_hash(tasks: list[Task]) -> str:
+    """sha256 over the tasks' canonical JSON, in id order: the same tasks give the same hash."""
+    h = hashlib.sha256()
+    for t in sorted(tasks, key=lambda t: t.id):
+        h.update(json.dumps(t.model_dump(mode="json"), sort_keys=True).encode())
+        h.update(b"\n")
+    return h.hexdigest()
+
+
+def git_revision() -> str | None:
+    """The source checkout's commit (with ``+dirty`` for local changes), if it is one."""
+    src = Path(__file__).resolve().parents[3]
+    if not (src / ".git").exists():
+        return None
+    try:
+        rev = subprocess.run(["git", "-C", str(src), "rev-parse", "HEAD"], capture_output=True,
+                             text=True, timeout=5, check=True).stdout.strip()
+        dirty = subprocess.run(["git", "-C", str(src), "status", "--porcelain", "-uno"],
+                               capture_output=True, text=True, timeout=5).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return rev + ("+dirty" if dirty else "")
+
+
+def package_versions() -> dict[str, str]:
+    out = {"python": platform.python_version()}
+    for name in _PACKAGES:
+        try:
+            out[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            continue
+    return out
+
+
+def chromium_version() -> str | None:
+    """``chromium --version`` of the binary browser episodes will use."""
+    from webmdp.env.chromium import executable_path
+
+    try:
+        exe = executable_path()
+        if exe is None:  # Playwright's own build
+            from playwright.sync_api import sync_playwright
+
+            with sync_playwright() as pw:
+                exe = pw.chromium.executable_path
+        return subprocess.run([exe, "--version"], capture_output=True, text=True,
+                              timeout=20).stdout.strip() or None
+    except Exception:
+        return None
+
+
+def build(identity: dict[str, Any], settings: dict[str, Any], tasks: list[Task], *,
+          browser: bool) -> dict[str, Any]:
+    return {"format": 1, "identity": identity,
+            "task_set": {"hash": task_set_hash(tasks), "count": len(tasks),
+                         "ids": [t.id for t in tasks]},
+            "settings": settings, "webmdp": metadata.version("webmdp"),
+            "git": git_revision(), "packages": package_versions(),
+            "chromium": chromium_version() if browser else None,
+            "created": _now(), "invocations": []}
+
+
+def read(root: Path) -> dict[str, Any] | None:
+    path = root / MANIFEST
+    if not path.is_file():
+        return None
+    try:
+        return json.loads(path.read_text())
+    except ValueError as exc:
+        raise ConfigError(f"{path} is not a webmdp manifest: {exc}") from exc
+
+
+def write(root: Path, manifest: dict[str, Any]) -> None:
+    tmp = root / f".{MANIFEST}.tmp"
+    tmp.write_text(json.dumps(manifest, indent=1, sort_keys=False))
+    os.replace(tmp, root / MANIFEST)
+
+
+def check_compatible(old: dict[str, Any], new: dict[str, Any], *, force: bool) -> list[str]:
+    """What differs between a stored run and the one asked for; raises unless ``force``."""
+    diffs = []
+    if old["task_set"]["hash"] != new["task_set"]["hash"]:
+        diffs.append(f"task set: {old['task_set']['count']} tasks "
+                     f"({old['task_set']['hash'][:12]}) vs {new['task_set']['count']} "
+                     f"({new['task_set']['hash'][:12]})")
+    for key in sorted(set(old["identity"]) | set(new["identity"])):
+        a, b = old["identity"].get(key), new["identity"].get(key)
+        if a != b:
+            diffs.append(f"{key}: {json.dumps(a)} vs {json.dumps(b)}")
+    if diffs and not force:
+        raise ConfigError("this run directory holds a different run; refusing to mix results "
+                          "(" + "; ".join(diffs) + "). Use another --out, or --force to "
+                          "continue it with the new configuration")
+    return diffs
+
+
+def start_invocation(manifest: dict[str, Any], settings: dict[str, Any]) -> dict[str, Any]:
+    inv = {"started": _now(), "ended": None, "status": "running", "argv": sys.argv[1:],
+           "pid": os.getpid(), "settings": settings}
+    manifest["invocations"].append(inv)
+    return inv
+
+
+def _now() -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%S%z")

@@ -1,0 +1,73 @@
+"""Process hygiene: find and kill only the processes a run started.
+
+Every worker carries ``WEBMDP_RUN_DIR`` in its environment, and so does everything it starts
+(the Playwright driver, Chromium and Chromium's helpers), so a run can sweep its own leftovers
+without touching another run's or the user's browser.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import threading
+from pathlib import Path
+
+import psutil
+
+from webmdp.runner.worker import RUN_MARK
+
+
+def kill_tree(pid: int) -> int:
+    """SIGKILL ``pid`` and all its descendants; returns how many processes were signalled."""
+    try:
+        root = psutil.Process(pid)
+        procs = [*root.children(recursive=True), root]
+    except psutil.NoSuchProcess:
+        return 0
+    for p in procs:
+        with contextlib.suppress(psutil.Error):
+            p.kill()
+    psutil.wait_procs(procs, timeout=5)
+    return len(procs)
+
+
+def run_processes(root: Path) -> list[psutil.Process]:
+    """Live processes started for the run in ``root`` (found by their environment)."""
+    mark = str(Path(root).resolve())
+    found = []
+    me = os.getpid()
+    for p in psutil.process_iter(["pid"]):
+        if p.pid == me:
+            continue
+        with contextlib.suppress(psutil.Error):
+            if p.status() != psutil.STATUS_ZOMBIE and p.environ().get(RUN_MARK) == mark:
+                found.append(p)
+    return found
+
+
+def sweep(root: Path) -> int:
+    """Kill whatever the run in ``root`` left running; returns how many."""
+    procs = run_processes(root)
+    for p in procs:
+        with contextlib.suppress(psutil.Error):
+            p.kill()
+    psutil.wait_procs(procs, timeout=5)
+    return len(procs)
+
+
+def exit_with_parent(interval_s: float = 0.5) -> None:
+    """In a worker: a daemon thread that, once the runner that started this process is gone
+    (even by ``kill -9``), kills this worker's descendants (drivers, Chromium) and exits."""
+    parent = os.getppid()
+
+    def watch() -> None:
+        while True:
+            threading.Event().wait(interval_s)
+            if os.getppid() != parent:
+                with contextlib.suppress(psutil.Error):
+                    for child in psutil.Process().children(recursive=True):
+                        with contextlib.suppress(psutil.Error):
+                            child.kill()
+                os._exit(3)
+
+    threading.Thread(target=watch, name="webmdp-parent-watch", daemon=True).start()

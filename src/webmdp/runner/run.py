@@ -1,0 +1,138 @@
+"""One run: check the directory, resume what is missing, schedule, and leave it consistent.
+
+:func:`execute_run` is what ``webmdp run`` calls. In order: the run directory must be writable
+with room to spare; its manifest (if any) must describe the same run (agents, mode, trace
+settings, task-set hash) unless forced; finished episodes are skipped; the rest go to the
+backend through the :class:`Scheduler`; at the end, whatever happened, leftover processes of
+the run are swept, the results tables are rebuilt from the traces and the invocation is
+recorded in the manifest with its status.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from webmdp.runner import manifest as mf
+from webmdp.runner.procs import sweep
+from webmdp.runner.scheduler import Outcome, Pool, Scheduler, Tally
+from webmdp.runner.spec import AgentSpec, EpisodeSpec, RunSettings
+from webmdp.runner.store import MIN_FREE_MB, RunStore
+from webmdp.tasks.model import Task
+from webmdp.trace import Mode
+
+
+@dataclass
+class RunPlan:
+    """Everything one invocation needs."""
+
+    root: Path
+    tasks: list[Task]
+    agents: list[AgentSpec]
+    mode: Mode
+    settings: RunSettings
+    force: bool = False
+    rerun: bool = False
+    """Run finished episodes again (their traces are replaced)."""
+    manifest: bool = True
+    """Keep a manifest and refuse to mix runs (the library's ``run_tasks`` runs without)."""
+    min_free_mb: int = MIN_FREE_MB
+
+    def identity(self) -> dict[str, Any]:
+        agents = sorted((a.identity() for a in self.agents),
+                        key=lambda a: (a["name"], a["seed"], str(a["model"])))
+        return {"agents": agents, "mode": self.mode,
+                **self.settings.identity()}
+
+    def specs(self, finished: set[tuple[str, str, str]]) -> list[EpisodeSpec]:
+        final = self.settings.retries == 0
+        specs = [EpisodeSpec(a, self.mode, t.id, final=final)
+                 for a in self.agents for t in self.tasks]
+        return [s for s in specs if s.key not in finished]
+
+
+def prepare(plan: RunPlan) -> tuple[RunStore, dict[str, Any] | None, list[EpisodeSpec]]:
+    """Check the directory and the manifest, store the tasks; the episodes still to run."""
+    store = RunStore(plan.root)
+    store.check_space(plan.min_free_mb)
+    manifest = None
+    if plan.manifest:
+        manifest = mf.build(plan.identity(), _settings(plan.settings), plan.tasks,
+                            browser=plan.mode == "browser")
+        old = mf.read(plan.root)
+        if old is not None:
+            mf.check_compatible(old, manifest, force=plan.force)
+            old.update({k: manifest[k] for k in ("identity", "task_set", "settings",
+                                                 "webmdp", "git", "packages", "chromium")})
+            manifest = old
+    store.add_tasks(plan.tasks, replace=plan.force)
+    store.clean_tmp()
+    finished = set() if plan.rerun else store.finished()
+    return store, manifest, plan.specs(finished)
+
+
+def execute_run(plan: RunPlan, on_change: Callable[[Tally], None] | None = None,
+                on_record: Callable[[dict[str, Any]], None] | None = None) -> Outcome:
+    """Run ``plan``; ``on_change`` sees the tally as it moves, ``on_record`` each stored
+    episode's summary row."""
+    store, manifest, specs = prepare(plan)
+    invocation = None
+    if manifest is not None:
+        invocation = mf.start_invocation(manifest, _settings(plan.settings))
+        mf.write(plan.root, manifest)
+    skipped = len(plan.agents) * len(plan.tasks) - len(specs)
+    outcome = Outcome("failed", Tally(total=len(specs), skipped=skipped), error="not started")
+    try:
+        with _server(plan) as addr:
+            pool = _pool(plan, addr)
+            sched = Scheduler(pool, store, plan.settings, specs, {t.id: t for t in plan.tasks},
+                              on_change=on_change, on_record=on_record,
+                              min_free_mb=plan.min_free_mb)
+            sched.tally.skipped = skipped
+            outcome = sched.run()
+    finally:
+        if plan.settings.backend != "ray":
+            sweep(plan.root)
+        n = store.rebuild_tables()
+        if manifest is not None and invocation is not None:
+            invocation.update(ended=mf._now(), status=outcome.status, episodes=n,
+                              run=outcome.tally.done, retries=outcome.tally.retries,
+                              infra_errors=outcome.tally.infra_errors, error=outcome.error)
+            mf.write(plan.root, manifest)
+    return outcome
+
+
+def _settings(s: RunSettings) -> dict[str, Any]:
+    return {k: v for k, v in asdict(s).items() if k != "extra"}
+
+
+@contextlib.contextmanager
+def _server(plan: RunPlan):  # type: ignore[no-untyped-def]
+    """The run's shared server (``--server shared``, browser mode, local backend), else none:
+    each worker starts its own."""
+    if plan.mode != "browser" or plan.settings.server != "shared" or \
+            plan.settings.backend != "local":
+        yield None
+        return
+    from webmdp.server.runner import ServerHandle
+
+    with ServerHandle() as server:
+        yield (server.url, server.token)
+
+
+def _pool(plan: RunPlan, addr: tuple[str, str] | None) -> Pool:
+    backend = plan.settings.backend
+    if backend == "inline":
+        from webmdp.runner.inline_pool import InlinePool
+
+        return InlinePool(plan.root, plan.settings, addr)
+    if backend == "local":
+        from webmdp.runner.local_pool import LocalPool
+
+        return LocalPool(plan.root, plan.settings, addr)
+    from webmdp.runner.ray_pool import RayPool
+
+    return RayPool(plan.root, plan.settings)

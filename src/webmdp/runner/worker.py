@@ -1,0 +1,194 @@
+"""Running episodes inside a worker: one function for every backend.
+
+A worker holds the run's tasks, one webmdp server (its own, or the run's shared one) and, per
+episode slot (a thread), its own Playwright driver and Chromium. :func:`execute` runs one
+episode and stores its trace: a finished episode (any termination the agent is scored on) is
+written at once; an infrastructure failure is written only on its last attempt, otherwise the
+runner retries it. A step watchdog kills a slot's Chromium when a step hangs, which turns the
+hang into an infrastructure failure of that episode alone.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from webmdp.agents.registry import make_agent
+from webmdp.env.browser import BrowserConfig, BrowserEnv
+from webmdp.env.episode import Episode
+from webmdp.env.semantic import SemanticEnv
+from webmdp.errors import InfrastructureError
+from webmdp.runner.episode import run_episode
+from webmdp.runner.spec import EpisodeSpec, RunSettings
+from webmdp.runner.store import RunStore, StoreError, summary_row
+from webmdp.tasks.io import read_tasks
+from webmdp.tasks.model import Task
+from webmdp.trace import EpisodeTrace
+
+RUN_MARK = "WEBMDP_RUN_DIR"
+"""Environment variable every worker (and so its drivers and Chromiums) carries: the run
+directory. It is how a runner finds the processes it started, and only those."""
+
+
+@dataclass
+class Outcome:
+    """What a worker reports about one episode attempt.
+
+    ``status``: ``done`` (stored; ``row`` is its summary), ``retry`` (an infrastructure failure
+    with attempts left; nothing stored) or ``store_error`` (the trace could not be written).
+    """
+
+    status: str
+    row: dict[str, Any] | None = None
+    cause: str | None = None
+
+
+class Slot:
+    """One episode at a time: the thread's Chromium, and what the step watchdog watches."""
+
+    def __init__(self) -> None:
+        self.host: Any = None
+        self.busy_since: float | None = None
+        self.last_beat = 0.0
+        self.killed: str | None = None
+
+    def beat(self, _n: int) -> None:
+        self.last_beat = time.monotonic()
+
+    def close(self) -> None:
+        if self.host is not None:
+            with contextlib.suppress(Exception):
+                self.host.close()
+            self.host = None
+
+
+class WorkerContext:
+    """What one worker process (or Ray actor) keeps between episodes."""
+
+    def __init__(self, root: Path, settings: RunSettings,
+                 server_addr: tuple[str, str] | None = None):
+        self.root = Path(root)
+        self.settings = settings
+        self.store = RunStore(self.root)
+        self.tasks: dict[str, Task] = {t.id: t for t in read_tasks(self.root / "tasks.jsonl")}
+        self._server_addr = server_addr
+        self._server: Any = None
+        self._lock = threading.Lock()
+        self.slots: list[Slot] = []
+
+    def server(self) -> Any:
+        with self._lock:
+            if self._server is None:
+                from webmdp.server.remote import RemoteServer
+                from webmdp.server.runner import ServerHandle
+
+                self._server = (RemoteServer(*self._server_addr) if self._server_addr
+                                else ServerHandle().start())
+            return self._server
+
+    def new_slot(self) -> Slot:
+        slot = Slot()
+        with self._lock:
+            self.slots.append(slot)
+        return slot
+
+    def host(self, slot: Slot) -> Any:
+        if slot.host is None:
+            from webmdp.env.chromium import BrowserHost
+
+            slot.host = BrowserHost()
+        return slot.host
+
+    def close(self) -> None:
+        with self._lock:
+            server, self._server = self._server, None
+        if server is not None:
+            with contextlib.suppress(Exception):
+                server.stop()
+
+    def watch_steps(self, stop: threading.Event) -> None:
+        """The step watchdog: a browser step silent for longer than the step timeout gets its
+        Chromium killed (that slot's only), so the episode ends as an infrastructure failure
+        and is retried. Runs until ``stop`` is set."""
+        limit = self.settings.step_timeout_s
+        while not stop.wait(min(1.0, limit / 4)):
+            now = time.monotonic()
+            for slot in list(self.slots):
+                if (slot.busy_since is not None and slot.host is not None
+                        and slot.killed is None and now - slot.last_beat > limit):
+                    slot.killed = f"step watchdog: no progress for {limit:g} s, Chromium killed"
+                    with contextlib.suppress(Exception):
+                        slot.host.kill()
+
+
+def execute(ctx: WorkerContext, spec: EpisodeSpec, slot: Slot,
+            beat: Callable[[int], None] | None = None) -> Outcome:
+    """Run one episode attempt in ``slot`` and store it (see the module docstring)."""
+    task = ctx.tasks[spec.task_id]
+    label = spec.agent.label()
+    slot.killed, slot.busy_since = None, time.monotonic()
+    slot.last_beat = slot.busy_since
+
+    def on_step(n: int) -> None:
+        slot.beat(n)
+        if beat is not None:
+            beat(n)
+
+    try:
+        trace = _run(ctx, spec, task, label, slot, on_step)
+    finally:
+        slot.busy_since = None
+    if trace.termination == "infra_error" and slot.killed:
+        trace.infra_error = f"{slot.killed}; then {trace.infra_error}"
+    if trace.termination == "infra_error" and not spec.final and not _model_failure(trace):
+        return Outcome("retry", cause=trace.infra_error)
+    try:
+        path = ctx.store.write_trace(trace)
+    except StoreError as exc:
+        return Outcome("store_error", cause=str(exc))
+    return Outcome("done", row=summary_row(trace, path.relative_to(ctx.root)))
+
+
+def _run(ctx: WorkerContext, spec: EpisodeSpec, task: Task, label: str, slot: Slot,
+         beat: Callable[[int], None]) -> EpisodeTrace:
+    s = ctx.settings
+    agent = make_agent(spec.agent.name, seed=spec.agent.seed, config=spec.agent.model)
+    if spec.mode == "semantic":
+        return run_episode(SemanticEnv(task, agent=label, step_budget=s.step_budget), agent,
+                           beat)
+    shots = ctx.store.episode_dir(label, "browser") / "shots" if s.screenshots else None
+    cfg = BrowserConfig(step_budget=s.step_budget, screenshot_dir=shots,
+                        observation=s.observation)  # type: ignore[arg-type]
+    try:
+        env = BrowserEnv(task, agent=label, server=ctx.server(), host=ctx.host(slot),
+                         config=cfg)
+    except InfrastructureError as exc:
+        return infra_trace(task, label, spec.mode, f"{type(exc).__name__}: {exc}")
+    try:
+        return run_episode(env, agent, beat)
+    finally:
+        env.close()
+
+
+def _model_failure(trace: EpisodeTrace) -> bool:
+    """A model endpoint that failed after its client's own retries (with backoff): the
+    runner does not retry the episode; it is stored with its cause (and a later ``--resume``
+    runs it again, e.g. once the endpoint is back)."""
+    return (trace.infra_error or "").startswith("ModelEndpointError")
+
+
+def infra_trace(task: Task, label: str, mode: str, cause: str) -> EpisodeTrace:
+    """The trace of an episode that never got to run (or whose worker was killed)."""
+    episode = Episode(task, agent=label, mode=mode, step_budget=0)  # type: ignore[arg-type]
+    return episode.close({}, termination="infra_error", infra_error=cause)
+
+
+def mark_process(root: Path) -> None:
+    """Tag this process (and every process it starts) as the run's."""
+    os.environ[RUN_MARK] = str(Path(root).resolve())

@@ -1,0 +1,173 @@
+"""Fault tolerance of `webmdp run` in browser mode, with real processes: a killed or hung
+Chromium, a runner killed with SIGKILL or stopped with SIGTERM, and the Ray backend. Each
+ends with every episode stored exactly once, the verdicts of an uninterrupted run, and no
+process of the run left behind."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import psutil
+import pytest
+
+from webmdp.runner.procs import run_processes
+
+pytestmark = pytest.mark.browser
+
+WEBMDP = str(Path(sys.executable).parent / "webmdp")
+RUN = ("run", "--site", "shopping", "--agent", "oracle", "--agent", "greedy", "--limit", "6",
+       "--mode", "browser", "--observation", "axtree", "--workers", "2")
+
+
+def webmdp(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([WEBMDP, *args], capture_output=True, text=True, timeout=400)
+
+
+def start(*args: str) -> subprocess.Popen:
+    return subprocess.Popen([WEBMDP, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)
+
+
+def wait_for(cond: Callable[[], bool], timeout: float = 120, what: str = "") -> None:
+    end = time.monotonic() + timeout
+    while not cond():
+        if time.monotonic() > end:
+            raise AssertionError(f"timed out waiting for {what}")
+        time.sleep(0.1)
+
+
+def traces(out: Path) -> list[Path]:
+    return list((out / "episodes").glob("*/browser/*.json"))
+
+
+def rows(out: Path) -> list[dict]:
+    return [json.loads(x) for x in (out / "results.jsonl").read_text().splitlines()]
+
+
+def verdicts(out: Path) -> dict[tuple[str, str], tuple[bool, str, int]]:
+    got = {(r["agent"], r["task_id"]): (r["success"], r["termination"], r["gui_steps"])
+           for r in rows(out)}
+    assert len(got) == len(rows(out)) == len(traces(out))  # none duplicated
+    return got
+
+
+def events(out: Path, kind: str) -> list[dict]:
+    path = out / "events.jsonl"
+    lines = path.read_text().splitlines() if path.is_file() else []
+    return [e for e in map(json.loads, lines) if e["event"] == kind]
+
+
+def browsers(out: Path) -> list[psutil.Process]:
+    """The run's Chromium browser processes (the ones Playwright's driver started)."""
+    found = []
+    for p in run_processes(out):
+        try:
+            if p.name() in ("chromium", "chrome", "headless_shell") and \
+                    p.parent() is not None and p.parent().name().startswith("node"):
+                found.append(p)
+        except psutil.Error:
+            continue
+    return found
+
+
+def no_leftovers(out: Path) -> None:
+    wait_for(lambda: not run_processes(out), 15, "the run's processes to exit")
+
+
+@pytest.fixture(scope="module")
+def reference(tmp_path_factory: pytest.TempPathFactory) -> dict:
+    """An uninterrupted run: the verdicts every faulty run must end with."""
+    out = tmp_path_factory.mktemp("reference")
+    res = webmdp(*RUN, "--out", str(out))
+    assert res.returncode == 0, res.stderr
+    got = verdicts(out)
+    assert len(got) == 12
+    assert all(ok for (agent, _), (ok, _, _) in got.items() if agent == "oracle")
+    no_leftovers(out)
+    return got
+
+
+def test_killed_chromium_is_retried_and_every_task_runs_once(reference, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    out = tmp_path / "run"
+    proc = start(*RUN, "--out", str(out))
+    wait_for(lambda: len(traces(out)) >= 1, what="a first episode")
+    for _ in range(5):  # kill a Chromium until an episode was hit mid-way
+        wait_for(lambda: bool(browsers(out)) or proc.poll() is not None, what="a Chromium")
+        if proc.poll() is not None:
+            break
+        browsers(out)[0].kill()
+        time.sleep(1.5)
+        if events(out, "attempt_failed"):
+            break
+    _, err = proc.communicate(timeout=300)
+    assert proc.returncode == 0, err
+    failed = events(out, "attempt_failed")
+    assert failed and all("BrowserError" in e["cause"] for e in failed)
+    assert verdicts(out) == reference
+    no_leftovers(out)
+
+
+def test_hung_chromium_is_killed_by_the_step_watchdog(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    proc = start("run", "--site", "shopping", "--agent", "oracle", "--limit", "3", "--mode",
+                 "browser", "--observation", "axtree", "--step-timeout", "3", "--out", str(out))
+    wait_for(lambda: bool(events(out, "start")) and bool(browsers(out)), what="an episode")
+    time.sleep(0.5)
+    browsers(out)[0].suspend()  # SIGSTOP: Chromium hangs, Playwright waits
+    _, err = proc.communicate(timeout=300)
+    assert proc.returncode == 0, err
+    (failed,) = events(out, "attempt_failed")
+    assert "step watchdog" in failed["cause"]
+    assert [r["success"] for r in rows(out)] == [True, True, True]
+    no_leftovers(out)
+
+
+def test_sigkill_runner_then_resume_equals_an_uninterrupted_run(reference, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    out = tmp_path / "run"
+    proc = start(*RUN, "--out", str(out))
+    wait_for(lambda: len(traces(out)) >= 3, what="three episodes")
+    proc.kill()
+    proc.wait()
+    no_leftovers(out)  # the workers noticed and took their Chromium processes with them
+    assert len(traces(out)) < 12
+    res = webmdp("run", "--resume", str(out))
+    assert res.returncode == 0, res.stderr
+    assert verdicts(out) == reference
+    no_leftovers(out)
+
+
+def test_sigterm_stops_gracefully_then_resume_completes(reference, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    out = tmp_path / "run"
+    proc = start(*RUN, "--out", str(out))
+    wait_for(lambda: len(traces(out)) >= 3, what="three episodes")
+    proc.send_signal(signal.SIGTERM)
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 128 + signal.SIGTERM, err
+    assert "webmdp run --resume" in err
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["invocations"][-1]["status"] == "interrupted"
+    no_leftovers(out)
+    assert len(traces(out)) < 12 and all(r["termination"] != "infra_error" for r in rows(out))
+    res = webmdp("run", "--resume", str(out))
+    assert res.returncode == 0, res.stderr
+    assert verdicts(out) == reference
+    no_leftovers(out)
+
+
+def test_ray_backend_gives_the_local_results(reference, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    pytest.importorskip("ray")
+    out = tmp_path / "run"
+    env = {k: v for k, v in os.environ.items() if k != "RAY_ADDRESS"}
+    res = subprocess.run([WEBMDP, *RUN, "--backend", "ray", "--out", str(out)],
+                         capture_output=True, text=True, timeout=400, env=env)
+    assert res.returncode == 0, res.stderr
+    assert verdicts(out) == reference
+    assert json.loads((out / "manifest.json").read_text())["settings"]["backend"] == "ray"
+    no_leftovers(out)
