@@ -138,21 +138,25 @@ def main(n_tasks: int = 100, ray: bool = True) -> None:
         rate = len(tasks) / wall * 60
         print(f"  ray    2 workers: {rate:6.1f} episodes/min (Ray start-up included; "
               f"{wall / (len(tasks) / rates[2] * 60):.2f}x the local backend's wall time)")
-    model_tasks = select_tasks("all", limit=min(40, n_tasks), spread=True)
-    respond, calls = oracle_model(model_tasks)
-    with ScriptedModelServer(respond) as srv:
-        for workers, slots in ((1, 4), (2, 4)):
+    model_agent(select_tasks("all", limit=min(40, n_tasks), spread=True))
+
+
+def model_agent(tasks: list[Task]) -> None:
+    """The step agent against a scripted endpoint answering after ``LATENCY_S``: episodes
+    per minute against the ideal ``workers x slots / (calls x latency)``."""
+    for workers, slots in ((1, 4), (2, 4)):
+        respond, calls = oracle_model(tasks)  # fresh: it counts each task's calls
+        with ScriptedModelServer(respond) as srv:
             cfg = ModelAgentConfig(model="vllm/scripted-model", grammar="json",
                                    base_url=srv.base_url, api_key="x",
                                    concurrency=workers * slots)
-            wall, _, ok = timed_run(model_tasks, [AgentSpec("step", model=cfg)], "semantic",
+            wall, _, ok = timed_run(tasks, [AgentSpec("step", model=cfg)], "semantic",
                                     workers=workers, slots=slots, backend="local")
-            rate = len(model_tasks) / wall * 60
-            ideal = workers * slots * 60 / (calls * LATENCY_S)
-            print(f"  model agent, {LATENCY_S:g} s per call, {workers} x {slots} slots: "
-                  f"{rate:6.1f} episodes/min, ideal {ideal:6.1f} ({rate / ideal:.0%}; "
-                  f"{ok}/{len(model_tasks)} solved, {calls:.1f} calls per episode)")
-
+        rate = len(tasks) / wall * 60
+        ideal = workers * slots * 60 / (calls * LATENCY_S)
+        print(f"  model agent, {LATENCY_S:g} s per call, {workers} x {slots} slots: "
+              f"{rate:6.1f} episodes/min, ideal {ideal:6.1f} ({rate / ideal:.0%}; "
+              f"{ok}/{len(tasks)} solved, {calls:.1f} calls per episode)")
 
 if __name__ == "__main__":
     args = [a for a in sys.argv[1:] if not a.startswith("--")]

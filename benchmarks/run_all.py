@@ -12,6 +12,7 @@ import bench_distance
 import bench_mdp
 import bench_model_agent
 import bench_report
+import bench_runner
 import bench_validate
 
 if __name__ == "__main__":
@@ -20,4 +21,5 @@ if __name__ == "__main__":
     bench_model_agent.main()
     bench_distance.main()
     bench_report.main()
+    bench_runner.main()
     bench_validate.main(int(sys.argv[1]) if len(sys.argv) > 1 else None)

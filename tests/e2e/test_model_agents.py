@@ -318,17 +318,17 @@ def test_report_compares_a_model_agent_with_built_in_agents(tmp_path) -> None:  
     import json
 
     tasks = site_tasks("shopping")[:3]
-    for agent in ("oracle", "greedy"):
-        assert _cli("run", "--agent", agent, "--out", str(tmp_path), *(
-            a for t in tasks for a in ("--task", t.id))).exit_code == 0
+    ids = [a for t in tasks for a in ("--task", t.id)]
+    built_in, model_run = tmp_path / "built-in", tmp_path / "model"
+    assert _cli("run", "--agent", "oracle", "--agent", "greedy", "--out", str(built_in),
+                *ids).exit_code == 0
     writer = OracleModel(Mirror(None), "json")
     script = [writer.write(a) for t in tasks for a in (*t.oracle_actions(), Action("Finish"))]
     with ScriptedModelServer(script) as srv:
         res = _cli("run", "--agent", "step", "--model", "vllm/scripted-model", "--base-url",
-                   srv.base_url, "--out", str(tmp_path), *(a for t in tasks
-                                                           for a in ("--task", t.id)))
+                   srv.base_url, "--slots", "1", "--out", str(model_run), *ids)
     assert res.exit_code == 0, res.output
-    res = _cli("report", str(tmp_path), "--json")
+    res = _cli("report", str(built_in), str(model_run), "--json", "--out", str(tmp_path / "report"))
     assert res.exit_code == 0, res.output
     rep = json.loads(res.stdout)
     model = next(k for k in rep["planning"]["by_agent"] if k.startswith("step"))

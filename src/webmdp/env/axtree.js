@@ -5,14 +5,19 @@
   const vw = window.innerWidth, vh = window.innerHeight;
   const interactive = "a, button, input, select, textarea, summary, [data-action], [role=button], [role=link]";
   let next = 1;
-  function visible(el) {
-    if (el.checkVisibility && !el.checkVisibility({ checkOpacity: true, checkVisibilityCSS: true })) return false;
+  // The element's box if it is visible, else null. checkVisibility with these options already
+  // rules out display:none, visibility:hidden and opacity 0 (its own or an ancestor's), so
+  // computed styles are read only where it is missing.
+  function visibleBox(el) {
+    if (el.checkVisibility && !el.checkVisibility({ checkOpacity: true, checkVisibilityCSS: true })) return null;
     const closed = el.closest("details:not([open])");
-    if (closed && !el.closest("summary")) return false;
-    const s = getComputedStyle(el);
-    if (s.visibility === "hidden" || s.display === "none" || Number(s.opacity) === 0) return false;
+    if (closed && !el.closest("summary")) return null;
+    if (!el.checkVisibility) {
+      const s = getComputedStyle(el);
+      if (s.visibility === "hidden" || s.display === "none" || Number(s.opacity) === 0) return null;
+    }
     const r = el.getBoundingClientRect();
-    return r.width > 0 && r.height > 0;
+    return r.width > 0 && r.height > 0 ? r : null;
   }
   function roleOf(el) {
     const r = el.getAttribute("role");
@@ -45,46 +50,52 @@
   }
   const walker = document.createTreeWalker(document.getElementById("app") || document.body,
                                            NodeFilter.SHOW_ELEMENT);
-  const inside = new Set();
+  // Document order, except that below an interactive element (other than a form) nothing is
+  // kept: its subtree is skipped whole.
+  function after(skipChildren) {
+    if (!skipChildren) return walker.nextNode();
+    for (;;) {
+      const sib = walker.nextSibling();
+      if (sib) return sib;
+      if (!walker.parentNode()) return null;
+    }
+  }
   let el = walker.currentNode;
   while (el) {
-    if (el.nodeType === 1 && visible(el)) {
-      const isInter = el.matches(interactive);
-      let covered = false;
-      for (let p = el.parentElement; p; p = p.parentElement) if (inside.has(p)) { covered = true; break; }
-      if (isInter && !covered) {
-        el.setAttribute("data-webmdp-eid", String(next));
-        const r = el.getBoundingClientRect();
-        const form = el.closest("form[data-action]");
-        out.push({
-          id: next, role: roleOf(el), tag: el.tagName.toLowerCase(), name: nameOf(el).slice(0, 160),
-          value: (el.tagName === "INPUT" || el.tagName === "TEXTAREA") ? el.value : undefined,
-          x: r.left + r.width / 2, y: r.top + r.height / 2, w: r.width, h: r.height,
-          in_viewport: r.bottom > 0 && r.top < vh && r.right > 0 && r.left < vw,
-          action: el.getAttribute("data-action") || (form && el.name ? form.getAttribute("data-action") : null),
-          params: el.getAttribute("data-params"),
-          field: (el.tagName === "INPUT" || el.tagName === "TEXTAREA") ? (el.dataset.param || el.name || null) : null,
-        });
-        if (el.tagName === "SUMMARY" && el.parentElement) {
-          const d = el.parentElement;
-          out[out.length - 1].expanded = d.open;
-          out[out.length - 1].menu = [...new Set([...d.querySelectorAll("[data-action]")].map(x => x.dataset.action))];
-        }
-        next += 1;
-        if (!el.matches("form")) inside.add(el);
-      } else if (!isInter && !covered) {
-        let text = "";
-        for (const n of el.childNodes) if (n.nodeType === 3) text += n.textContent;
-        text = text.replace(/\s+/g, " ").trim();
-        if (text) {
-          const r = el.getBoundingClientRect();
-          out.push({ id: null, role: roleOf(el), name: text.slice(0, 300), x: r.left + r.width / 2,
-                     y: r.top + r.height / 2, w: r.width, h: r.height,
-                     in_viewport: r.bottom > 0 && r.top < vh });
-        }
+    const r = visibleBox(el);
+    let skip = false;
+    if (r && el.matches(interactive)) {
+      el.setAttribute("data-webmdp-eid", String(next));
+      const form = el.closest("form[data-action]");
+      const field = el.tagName === "INPUT" || el.tagName === "TEXTAREA";
+      const node = {
+        id: next, role: roleOf(el), tag: el.tagName.toLowerCase(), name: nameOf(el).slice(0, 160),
+        value: field ? el.value : null,
+        x: r.left + r.width / 2, y: r.top + r.height / 2, w: r.width, h: r.height,
+        in_viewport: r.bottom > 0 && r.top < vh && r.right > 0 && r.left < vw,
+        action: el.getAttribute("data-action") || (form && el.name ? form.getAttribute("data-action") : null),
+        params: el.getAttribute("data-params"),
+        field: field ? (el.dataset.param || el.name || null) : null,
+      };
+      if (el.tagName === "SUMMARY" && el.parentElement) {
+        const d = el.parentElement;
+        node.expanded = d.open;
+        node.menu = [...new Set([...d.querySelectorAll("[data-action]")].map(x => x.dataset.action))];
+      }
+      out.push(node);
+      next += 1;
+      skip = el.tagName !== "FORM";
+    } else if (r) {
+      let text = "";
+      for (const n of el.childNodes) if (n.nodeType === 3) text += n.textContent;
+      text = text.replace(/\s+/g, " ").trim();
+      if (text) {
+        out.push({ id: null, role: roleOf(el), name: text.slice(0, 300), x: r.left + r.width / 2,
+                   y: r.top + r.height / 2, w: r.width, h: r.height,
+                   in_viewport: r.bottom > 0 && r.top < vh });
       }
     }
-    el = walker.nextNode();
+    el = after(skip);
   }
   return out;
 }

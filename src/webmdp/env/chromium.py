@@ -1,10 +1,20 @@
-"""Locate and launch Chromium: Playwright's own build if installed, else Debian's package."""
+"""Locate and launch Chromium: Playwright's own build if installed, else Debian's package.
+
+The Playwright sync API allows one driver per thread, so each thread that owns a
+:class:`BrowserHost` gets its own driver (started on first use): several threads of one process
+can each run their own Chromium. The main thread's driver lives until the process exits; another
+thread's stops when the last of its hosts closes.
+"""
 
 from __future__ import annotations
 
 import atexit
+import contextlib
+import functools
 import os
 import shutil
+import signal
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -14,18 +24,36 @@ SYSTEM_CANDIDATES = ("/usr/bin/chromium", "/usr/bin/chromium-browser")
 VIEWPORT = {"width": 1440, "height": 900}
 
 
+def _playwright_executable() -> str | None:
+    """Where the installed Playwright version keeps its Chromium (honouring
+    ``PLAYWRIGHT_BROWSERS_PATH``), whether or not it is there; ``None`` if the driver fails."""
+    drv: _Driver | None = getattr(_local, "driver", None)
+    if drv is not None and not drv.stopped:
+        return str(drv.pw.chromium.executable_path)
+    found: list[str] = []
+
+    def probe() -> None:  # a fresh thread: the caller's may run an asyncio loop
+        from playwright.sync_api import sync_playwright
+
+        with contextlib.suppress(Exception), sync_playwright() as pw:
+            found.append(pw.chromium.executable_path)
+
+    t = threading.Thread(target=probe, name="webmdp-chromium-probe")
+    t.start()
+    t.join()
+    return found[0] if found else None
+
+
 def playwright_has_browser() -> bool:
-    root = Path(os.environ.get("PLAYWRIGHT_BROWSERS_PATH", Path.home() / ".cache/ms-playwright"))
-    return any(root.glob("chromium-*/chrome-linux*/chrome")) or any(
-        root.glob("chromium_headless_shell-*/*/headless_shell"))
+    """True when this Playwright version's own Chromium is installed (a cache holding another
+    version's build does not count: this version could not launch it)."""
+    exe = _playwright_executable()
+    return exe is not None and Path(exe).is_file()
 
 
-def executable_path() -> str | None:
-    """``None`` means Playwright's bundled Chromium; otherwise a system binary's path.
-    ``WEBMDP_CHROMIUM`` overrides both."""
-    override = os.environ.get("WEBMDP_CHROMIUM")
-    if override:
-        return override
+@functools.cache
+def _detect() -> str | None:
+    """``None`` for Playwright's Chromium, else a system binary; once per process."""
     if playwright_has_browser():
         return None
     for cand in SYSTEM_CANDIDATES:
@@ -38,44 +66,123 @@ def executable_path() -> str | None:
                        "WEBMDP_CHROMIUM to a Chromium binary")
 
 
-_DRIVER: Any = None
+def executable_path() -> str | None:
+    """``None`` means Playwright's bundled Chromium; otherwise a system binary's path.
+    ``WEBMDP_CHROMIUM`` overrides both."""
+    override = os.environ.get("WEBMDP_CHROMIUM")
+    if override:
+        return override
+    return _detect()
 
 
-def _driver() -> Any:
-    """The process's one Playwright driver (the sync API allows one per thread)."""
-    global _DRIVER
-    if _DRIVER is None:
+def browser_binary() -> str:
+    """The Chromium binary hosts launch, as a path (for ``--version`` in a run's manifest):
+    :func:`executable_path`, or where Playwright keeps its own build. Safe in a thread that
+    already runs a driver, where a second ``sync_playwright()`` would fail."""
+    exe = executable_path()
+    return exe if exe is not None else str(_playwright_executable())
+
+
+class _Driver:
+    """One thread's Playwright driver and the number of open hosts using it."""
+
+    def __init__(self) -> None:
         from playwright.sync_api import sync_playwright
 
-        _DRIVER = sync_playwright().start()
-        atexit.register(_stop_driver)
-    return _DRIVER
+        self.pw: Any = sync_playwright().start()
+        self.hosts = 0
+        self.stopped = False
+        self.main = threading.current_thread() is threading.main_thread()
+
+    def stop(self) -> None:
+        if not self.stopped:
+            self.stopped = True
+            self.pw.stop()
 
 
-def _stop_driver() -> None:
-    global _DRIVER
-    if _DRIVER is not None:
-        _DRIVER.stop()
-        _DRIVER = None
+_local = threading.local()
+
+
+def _driver() -> _Driver:
+    """This thread's Playwright driver, started on first use. The main thread's is stopped at
+    exit (atexit runs in the main thread); another thread's by :meth:`_Driver.stop` when its
+    last host closes."""
+    drv: _Driver | None = getattr(_local, "driver", None)
+    if drv is None or drv.stopped:
+        drv = _local.driver = _Driver()
+        if drv.main:
+            atexit.register(drv.stop)
+    return drv
+
+
+def _start_time(pid: int) -> int | None:
+    """A process's start time (clock ticks since boot, /proc/PID/stat field 22): with the pid
+    it names one process, even after the pid is reused. ``None`` if it is gone or a zombie."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    fields = stat[stat.rindex(")") + 2:].split()  # after "pid (comm) "; comm may hold spaces
+    return None if fields[0] in ("Z", "X") else int(fields[19])
+
+
+def _descendants(pid: int) -> list[int]:
+    """Every live process below ``pid`` in the process tree (from /proc)."""
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        ppid = int(stat[stat.rindex(")") + 2:].split()[1])
+        children.setdefault(ppid, []).append(int(entry.name))
+    out: list[int] = []
+    todo = [pid]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            out.append(child)
+            todo.append(child)
+    return out
 
 
 class BrowserHost:
-    """One Chromium process, shared by many episodes (one browser context each)."""
+    """One Chromium process, shared by many episodes (one browser context each).
+
+    Use a host from the thread that made it (Playwright's sync API is per thread); only
+    :meth:`kill` may be called from another thread (a watchdog's).
+    """
 
     def __init__(self, *, headless: bool = True):
         self.headless = headless
-        self._pw = _driver()
         self.browser: Any = None
-        self.launch()
+        self.pid: int | None = None
+        self._started: int | None = None  # the browser process's start time, with pid
+        self._killed = False
+        self._drv: _Driver | None = None
+        try:
+            self.launch()
+        except BaseException:
+            self.close()  # let go of the thread's driver
+            raise
 
     def launch(self) -> None:
+        if self._drv is None:  # first launch, or relaunch after close(): hold this thread's
+            self._drv = _driver()
+            self._drv.hosts += 1
         try:
-            self.browser = self._pw.chromium.launch(
+            self.browser = self._drv.pw.chromium.launch(
                 headless=self.headless, executable_path=executable_path(),
                 args=["--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
                       "--font-render-hinting=none"])
+        except BrowserError:
+            raise
         except Exception as exc:
             raise BrowserError(f"Chromium failed to start: {exc}") from exc
+        self._killed = False
+        self.pid = self.browser_pid()
+        self._started = _start_time(self.pid) if self.pid is not None else None
 
     def browser_pid(self) -> int | None:
         """The Chromium browser process id (for fault-injection tests and diagnostics)."""
@@ -89,16 +196,54 @@ class BrowserHost:
         return next((p["id"] for p in info["processInfo"] if p["type"] == "browser"), None)
 
     def alive(self) -> bool:
-        return self.browser is not None and self.browser.is_connected()
+        return (not self._killed and self.browser is not None
+                and self.browser.is_connected())
+
+    def kill(self) -> None:
+        """SIGKILL this host's Chromium (browser, renderers, helpers) and nothing else; safe
+        from any thread (it touches no Playwright object). :meth:`ensure` relaunches.
+
+        Playwright starts Chromium detached, so the browser leads its own process group and
+        the group is killed; otherwise the browser and its descendants found in /proc are.
+        The recorded start time guards against a pid reused by another process."""
+        pid, started = self.pid, self._started
+        self._killed = True
+        if pid is None or started is None or _start_time(pid) != started:
+            return  # never known, or already gone
+        with contextlib.suppress(ProcessLookupError):
+            if os.getpgid(pid) == pid:
+                os.killpg(pid, signal.SIGKILL)
+                return
+            for p in [pid, *_descendants(pid)]:  # collected before any dies and is reparented
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(p, signal.SIGKILL)
 
     def ensure(self) -> None:
-        """Relaunch after a crash so the run can go on."""
+        """Relaunch after a crash (or a :meth:`kill`) so the run can go on."""
         if not self.alive():
+            self._drop_browser()
             self.launch()
 
     def close(self) -> None:
+        """Close Chromium; the last host of a thread other than the main one also stops that
+        thread's driver."""
+        self._drop_browser()
+        drv, self._drv = self._drv, None
+        if drv is not None:
+            drv.hosts -= 1
+            if drv.hosts == 0 and not drv.main:
+                drv.stop()
+
+    def _drop_browser(self) -> None:
+        """Close the browser if Playwright still holds it open. After a :meth:`kill` it may
+        not have noticed yet; closing then only tidies up, and may fail."""
         if self.browser is not None and self.browser.is_connected():
-            self.browser.close()
+            if self._killed:
+                with contextlib.suppress(Exception):
+                    self.browser.close()
+            else:
+                self.browser.close()
+        self.browser = None
 
     def __enter__(self) -> BrowserHost:
         return self

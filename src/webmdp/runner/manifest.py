@@ -62,16 +62,10 @@ def package_versions() -> dict[str, str]:
 
 def chromium_version() -> str | None:
     """``chromium --version`` of the binary browser episodes will use."""
-    from webmdp.env.chromium import executable_path
+    from webmdp.env.chromium import browser_binary
 
     try:
-        exe = executable_path()
-        if exe is None:  # Playwright's own build
-            from playwright.sync_api import sync_playwright
-
-            with sync_playwright() as pw:
-                exe = pw.chromium.executable_path
-        return subprocess.run([exe, "--version"], capture_output=True, text=True,
+        return subprocess.run([browser_binary(), "--version"], capture_output=True, text=True,
                               timeout=20).stdout.strip() or None
     except Exception:
         return None

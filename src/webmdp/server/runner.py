@@ -56,6 +56,17 @@ class ServerHandle:
             raise ServerError(f"control API {method} {path}: {r.status_code} {r.text}")
         return r.json()
 
+    def transitions_since(self, sid: str, since: int) -> tuple[list[dict[str, Any]], int]:
+        """What ``GET /control/sessions/{sid}/trace?since=`` answers (the session's transitions
+        from ``since`` on, as JSON-ready dicts, and their total count), read from the app in
+        this process under the session's lock: no HTTP round trip."""
+        sess = self.app.state.sessions.get(sid)
+        if sess is None:
+            raise ServerError(f"no session {sid}")
+        with sess.lock:
+            recs = sess.tracker.transitions[since:]
+            return [r.model_dump(mode="json") for r in recs], len(sess.tracker.transitions)
+
     def stop(self) -> None:
         self._server.should_exit = True
         self._thread.join(timeout=10)
