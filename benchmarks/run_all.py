@@ -14,6 +14,7 @@ import bench_model_agent
 import bench_report
 import bench_runner
 import bench_validate
+import bench_viewer
 
 if __name__ == "__main__":
     bench_mdp.main()
@@ -22,4 +23,5 @@ if __name__ == "__main__":
     bench_distance.main()
     bench_report.main()
     bench_runner.main()
+    bench_viewer.main()
     bench_validate.main(int(sys.argv[1]) if len(sys.argv) > 1 else None)

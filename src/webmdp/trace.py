@@ -138,6 +138,9 @@ class EpisodeTrace(BaseModel):
     seed: int
     initial_surface: str = ""
     initial_revealed: list[tuple[str, str]] = Field(default_factory=list)
+    initial_screenshot: str | None = Field(
+        None, description="the page at reset, what the first step acted on (browser mode); "
+        "path relative to the trace file")
     steps: list[GUIStep] = Field(default_factory=list)
     terminated: bool = False
     truncated: bool = False

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import json
 
 import typer
@@ -14,6 +15,7 @@ from webmdp.cli import (
     run_cmd,
     tasks_cmd,
     validate_cmd,
+    view_cmd,
 )
 
 app = typer.Typer(
@@ -26,11 +28,20 @@ app = typer.Typer(
 app.add_typer(tasks_cmd.app, name="tasks")
 app.add_typer(agents_cmd.app, name="agents")
 app.add_typer(import_cmd.app, name="import")
-app.command("run")(run_cmd.run)
-app.command("report")(report_cmd.report)
-app.command("validate")(validate_cmd.validate)
-app.command("check")(validate_cmd.check)
-app.command("demo")(demo_cmd.demo)
+
+
+def prose(doc: str | None) -> str:
+    """A docstring as ``--help`` shows it: paragraphs kept, the source's line breaks inside a
+    paragraph dropped (this Typer keeps them after the first paragraph, so Rich wrapped text
+    that was already wrapped)."""
+    paragraphs = inspect.cleandoc(doc or "").split("\n\n")
+    return "\n\n".join(" ".join(p.split()) for p in paragraphs)
+
+
+for name, command in (("run", run_cmd.run), ("report", report_cmd.report),
+                      ("validate", validate_cmd.validate), ("check", validate_cmd.check),
+                      ("demo", demo_cmd.demo), ("view", view_cmd.view)):
+    app.command(name, help=prose(command.__doc__))(command)
 
 
 @app.command("trace-schema")

@@ -152,6 +152,7 @@ class BrowserEnv:
             obs = self._observe()
         except Exception as exc:
             raise BrowserError(f"reset failed: {exc}", task_id=self.task.id) from exc
+        self.episode.trace.initial_screenshot = self._save_screenshot(obs, "reset")
         return obs, {"task_id": self.task.id, "instruction": self.task.instruction}
 
     def step(self, action: GUIAction | dict[str, Any], *, raw_output: str | None = None,
@@ -457,12 +458,14 @@ class BrowserEnv:
         snap = self.server.control("GET", f"/control/sessions/{self.session_id}/snapshot")
         return snap["facts"]
 
-    def _save_screenshot(self, obs: dict[str, Any]) -> str | None:
+    def _save_screenshot(self, obs: dict[str, Any], label: str | None = None) -> str | None:
+        """Store the observation's screenshot (named after the step it follows, or ``label``);
+        its path relative to the trace."""
         if self.config.screenshot_dir is None or "screenshot" not in obs or self.episode is None:
             return None
         d = Path(self.config.screenshot_dir)
         d.mkdir(parents=True, exist_ok=True)
-        name = f"{self.task.id}_step{self.episode.n_steps:02d}.png"
+        name = f"{self.task.id}_{label or f'step{self.episode.n_steps:02d}'}.png"
         (d / name).write_bytes(obs["screenshot"])
         return f"{d.name}/{name}"
 
