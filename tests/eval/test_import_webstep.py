@@ -20,8 +20,9 @@ from webmdp.errors import ConfigError
 from webmdp.eval.disagreements import find_disagreements
 from webmdp.eval.importers import import_webstep, read_bundle
 from webmdp.eval.importers.webstep import align, gui_action, state_digest
+from webmdp.eval.importers.webstep_sites import WEBSTEP_SITES
 from webmdp.eval.load import load_run, load_tasks
-from webmdp.eval.metrics import episode_metrics
+from webmdp.eval.metrics import episode_metrics, site_data
 from webmdp.sites import get_site
 from webmdp.trace import EpisodeTrace
 
@@ -69,7 +70,9 @@ def test_every_reference_bundle_imports_with_its_own_structure(run: Path) -> Non
         trace = EpisodeTrace.model_validate_json(
             (run / "episodes" / b["agent"] / "browser" / f"{b['task_id']}.json").read_text())
         task = tasks[b["task_id"]]
-        assert (trace.agent, trace.mode, trace.site) == (b["agent"], "browser", b["site"])
+        assert (trace.agent, trace.mode, trace.site) == (b["agent"], "browser",
+                                                         WEBSTEP_SITES[b["site"]])
+        assert task.site == trace.site and task.world["webstep_site"] == b["site"]
         assert len(trace.steps) == len(b["turns"])
         assert trace.success == (b["outcome"] == "success")
         assert [(t.action, t.params) for t in trace.transitions()] == [
@@ -168,19 +171,60 @@ def test_alignment_agrees_with_the_clicked_elements_test_id() -> None:
                 assert tid.split("-")[0] == m["action"]
 
 
-def test_sites_we_do_not_implement_get_process_metrics(run: Path) -> None:
+def test_imported_tasks_are_measured_on_the_mdp_they_were_recorded_on(run: Path) -> None:
+    """gmail and airbnb map onto our mail and accommodation, but their worlds are WebSTEP's:
+    the metrics use the actions and surfaces the bundles declare, not our site's."""
     for trace, task in load_run(run):
-        with pytest.raises(ConfigError):
-            get_site(task.site)
+        assert site_data(task).__class__.__name__ == "DeclaredSite"
         m = episode_metrics(trace, task)
         assert m.gui_steps == len(trace.steps)
         assert set(m.agent_skills) <= {"navigate", "search", "filter", "inspect", "commit"}
         assert m.oracle_skills  # categories of the oracle, declared by the task
 
 
+def test_a_site_we_do_not_implement_keeps_its_webstep_name(tmp_path: Path) -> None:
+    bundle = load(BUNDLES[0])
+    bundle["site"] = "myspace"
+    (tmp_path / "b.json").write_text(json.dumps(bundle))
+    import_webstep([tmp_path / "b.json"], tmp_path / "run")
+    trace, task = load_run(tmp_path / "run")[0]
+    assert task.site == trace.site == "myspace" and "conformance" not in task.world
+    with pytest.raises(ConfigError):
+        get_site(task.site)
+    assert episode_metrics(trace, task).oracle_skills
+
+
+def test_the_declared_vocabulary_is_checked_against_our_site(run: Path) -> None:
+    """Every action and surface a bundle declares is either ours with the same category /
+    kind, ours with another (both named), or one our site lacks; computed independently here
+    from our site's declaration."""
+    summary = import_webstep([REFERENCE], run.parent / "again")
+    assert len(summary.conformance) == 2
+    for _, task in load_run(run):
+        check, spec = task.world["conformance"], task.world["site_spec"]
+        ours = get_site(task.site)
+        assert check["site"] == task.site
+        declared = {a.name: a.category.value for a in ours.actions}
+        for name, decl in spec["actions"].items():
+            if name not in declared:
+                assert name in check["actions"]["ours_lacks"]
+            elif decl["category"] == declared[name]:
+                assert name in check["actions"]["same"]
+            else:
+                assert check["actions"]["differ"][name] == {"webstep": decl["category"],
+                                                            "ours": declared[name]}
+        kinds = {s.name: s.kind.value for s in ours.surfaces}
+        for name, kind in spec["surfaces"].items():
+            assert name in (check["surfaces"]["same"] if kinds.get(name) == kind else
+                            check["surfaces"]["ours_lacks"] if name not in kinds else
+                            check["surfaces"]["differ"])
+        line = next(x for x in summary.conformance if x.startswith(task.id))
+        assert f"WebSTEP site {task.world['webstep_site']!r} is our {task.site!r}" in line
+
+
 def test_an_unknown_site_that_declares_nothing_is_an_error(run: Path) -> None:
     trace, task = load_run(run)[0]
-    bare = task.model_copy(update={"world": {}})
+    bare = task.model_copy(update={"world": {}, "site": "myspace"})
     with pytest.raises(ConfigError, match="site"):
         episode_metrics(trace, bare)
 

@@ -136,7 +136,7 @@ def test_report_on_imported_webstep_bundles(tmp_path: Path) -> None:
     assert len(a.rows) == 12 and not a.skipped
     outcome = [d for d in a.disagreements if d["field"] == "outcome"]
     assert [(d["task_id"], d["agent"]) for d in outcome] == [("airbnb_0001", "claude_cua")]
-    assert set(a.skills["claude_cua"]) == {"airbnb", "gmail", "all"}
+    assert set(a.skills["claude_cua"]) == {"accommodation", "mail", "all"}  # airbnb, gmail
     assert a.planning["all"]["episodes"]["step_success"] == 12
     md, _ = render(a)
     assert "## Recorded vs recomputed (imported runs)" in md

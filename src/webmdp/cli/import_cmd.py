@@ -46,6 +46,8 @@ def webstep(
                    f"({len(summary.skipped)} skipped)")
     for warning in summary.warnings:
         console.print(f"[dim]note[/dim] {escape(warning)}", highlight=False, soft_wrap=True)
+    for line in summary.conformance:
+        console.print(f"[dim]site[/dim] {escape(line)}", highlight=False, soft_wrap=True)
     with user_errors():
         found = find_disagreements(out)
     typer.echo(f"imported {len(summary.imported)} episode(s) into {out}, skipped "

@@ -254,8 +254,9 @@ def oracle_trajectory(task: Task) -> Trajectory:
 def _oracle(ctx: _Context) -> Trajectory:
     site, world = ctx.site, ctx.world
     if site is None or world is None:
-        raise ConfigError(f"site {ctx.task.site!r} is not implemented here: its oracle cannot "
-                          "be replayed")
+        why = ("its world is an imported one, not ours" if SITE_SPEC_KEY in ctx.task.world
+               else f"site {ctx.task.site!r} is not implemented here")
+        raise ConfigError(f"{why}: its oracle cannot be replayed")
     key, full, state = ctx.initial()
     assert state is not None
     keys, moves = [key], []

@@ -15,7 +15,7 @@ from typing import Protocol
 from pydantic import BaseModel, Field
 
 from webmdp.core.spec import ActionSpec, SkillCategory, SurfaceKind
-from webmdp.errors import ConfigError, InvalidAction
+from webmdp.errors import InvalidAction
 from webmdp.sites import get_site
 from webmdp.tasks.model import AccessLevel, InfoConstraint, Task
 from webmdp.trace import EpisodeTrace, Mode, SemanticTransition, Termination
@@ -77,15 +77,11 @@ class DeclaredSite:
 
 
 def site_data(task: Task) -> SiteData:
-    """The task's registered site, else the site its task declares (:class:`DeclaredSite`);
-    an unknown site that declares nothing is a :class:`ConfigError`."""
-    try:
-        return get_site(task.site)
-    except ConfigError:
-        declared = DeclaredSite.of(task)
-        if declared is None:
-            raise
-        return declared
+    """The site its task declares (:class:`DeclaredSite`, an imported task: the actions and
+    surfaces of the MDP it was recorded on, even when we implement a site of that name), else
+    its registered site; an unknown site that declares nothing is a :class:`ConfigError`."""
+    declared = DeclaredSite.of(task)
+    return declared if declared is not None else get_site(task.site)
 
 
 class EpisodeMetrics(BaseModel):

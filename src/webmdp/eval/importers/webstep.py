@@ -23,6 +23,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from webmdp.core.spec import SurfaceKind
+from webmdp.eval.importers.webstep_sites import conformance, conformance_line, our_site
 from webmdp.eval.metrics import SITE_SPEC_KEY
 from webmdp.runner.store import summary_row
 from webmdp.tasks.io import read_tasks, write_tasks
@@ -148,6 +149,9 @@ class ImportSummary:
     """(agent, task id, bundle file) per episode written."""
     skipped: list[tuple[str, str]] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    conformance: list[str] = field(default_factory=list)
+    """Per task of a site we implement: how its declared actions and surfaces compare with
+    ours (:func:`~webmdp.eval.importers.webstep_sites.conformance`)."""
 
 
 # -- reading -----------------------------------------------------------------------------------
@@ -399,8 +403,10 @@ def build_task(bundles: Sequence[Mapping[str, Any]]) -> Task:
     access: AccessLevel = "detail" if hn_count else (
         "filter" if cats & {"search", "filter"} else "card")
     digits = re.findall(r"\d+", b["task_id"])
+    ours = our_site(str(b["site"]))
     world = {
         "source": SOURCE,
+        "webstep_site": str(b["site"]),
         SITE_SPEC_KEY: {"surfaces": _declared_surfaces(bundles), "actions": actions},
         "difficulty": b.get("difficulty"),
         "init_state": b.get("init_state"),
@@ -418,7 +424,9 @@ def build_task(bundles: Sequence[Mapping[str, Any]]) -> Task:
         "unknown": ["seed", "params", "fillers", "companions", "world entities"],
         "unparsed": {"constraints": unparsed_constraints, "judge": unparsed_judge},
     }
-    return Task(id=b["task_id"], site=str(b["site"]), template=str(b["template"]),
+    if ours is not None:
+        world["conformance"] = conformance(world[SITE_SPEC_KEY], ours)
+    return Task(id=b["task_id"], site=ours or str(b["site"]), template=str(b["template"]),
                 index=int(digits[-1]) if digits else 0, seed=0,
                 instruction=str(b["instruction"]), params={}, target=target,
                 hard_negatives=hard_negatives, fillers=[], verifier=verifier, oracle=oracle,
@@ -824,6 +832,11 @@ def _group_task(group: Sequence[tuple[Path, dict[str, Any], str]], existing: Tas
         old, new = existing.world.get(SITE_SPEC_KEY) or {}, task.world[SITE_SPEC_KEY]
         for part in ("surfaces", "actions"):
             new[part] = dict(sorted(({**new[part], **(old.get(part) or {})}).items()))
+        if "conformance" in task.world:
+            task.world["conformance"] = conformance(new, task.site)
+    if "conformance" in task.world:
+        summary.conformance.append(conformance_line(task.id, task.world["webstep_site"],
+                                                    task.world["conformance"]))
     return task
 
 
