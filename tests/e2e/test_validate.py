@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from support import site_tasks
-from webmdp.runner.validate import validate_site
+from webmdp.runner.validate import validate_site, validate_sites
 from webmdp.sites import site_names
 
 pytestmark = pytest.mark.browser
@@ -24,3 +24,23 @@ def test_validate_sample(site: str) -> None:
 def test_validate_every_oracle(site: str) -> None:
     rep = validate_site(site, site_tasks(site))
     assert rep.ok, (rep.level1, rep.level2[:5], rep.level3[:5])
+
+
+def test_parallel_validation_equals_the_sequential_one() -> None:
+    """Chunks in worker processes give the per-site reports one process gives, problems
+    included: a task whose verifier wants a value the oracle never sets fails level 3."""
+    tasks = [*site_tasks("mail")[:3], *site_tasks("food")[:2]]
+    bad = tasks[1].model_copy(deep=True)
+    bad.verifier[0] = bad.verifier[0].model_copy(update={"value": "never-set"})
+    tasks[1] = bad
+    progress: list[int] = []
+    parallel = validate_sites(tasks, 2, on_tasks=progress.append)
+    sequential = validate_sites(tasks, 1)
+    assert [r.site for r in parallel] == ["food", "mail"] and sum(progress) == len(tasks)
+    for par, seq in zip(parallel, sequential, strict=True):
+        assert (par.tasks, par.pages_checked, par.level1, par.level2) == (
+            seq.tasks, seq.pages_checked, seq.level1, seq.level2)
+        assert sorted(par.level3) == sorted(seq.level3)
+    mail = parallel[1]
+    assert [p.split(":")[0] for p in mail.level3] == [bad.id] and not mail.ok
+    assert parallel[0].ok

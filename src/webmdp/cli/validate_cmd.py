@@ -10,29 +10,39 @@ from webmdp.cli.common import console, fail, progress, select_tasks, user_errors
 
 
 def validate(
-    site: str = typer.Option(..., "--site", "-s", help="Site to validate."),
-    limit: int | None = typer.Option(None, "--limit", "-n", help="Only N tasks (spread)."),
+    site: str = typer.Option(..., "--site", "-s", help="Site, comma-separated sites, or "
+                             "'all'."),
+    limit: int | None = typer.Option(None, "--limit", "-n", help="Only N tasks per site "
+                                     "(spread over its templates and hard-negative counts)."),
+    workers: int = typer.Option(1, "--workers", "-w", min=1, help="Worker processes, each "
+                                "with its own server and Chromium (chunks of 12 oracles)."),
 ) -> None:
     """Replay every oracle in Chromium (WebSTEP E.1 levels 1-3): the GUI must produce the same
     semantic trace as the MDP replay and pass the verifier."""
-    from webmdp.runner.validate import validate_site
+    from webmdp.runner.validate import validate_sites
+    from webmdp.sites import site_names
 
     t0 = time.perf_counter()
     with user_errors():
-        tasks = select_tasks(site, limit=limit, spread=True)
+        names = site_names() if site == "all" else [s.strip() for s in site.split(",")]
+        tasks = [t for name in names for t in select_tasks(name, limit=limit, spread=True)]
         with progress() as bar:
             job = bar.add_task(f"validate {site}", total=len(tasks))
-            rep = validate_site(site, tasks, on_task=lambda _t: bar.advance(job))
+            reports = validate_sites(tasks, workers, on_tasks=lambda n: bar.advance(job, n))
     wall = time.perf_counter() - t0
-    for level, probs in (("1 (MDP)", rep.level1), ("2 (GUI interaction)", rep.level2),
-                         ("3 (GUI replay)", rep.level3)):
-        mark = "[green]ok[/green]" if not probs else f"[red]{len(probs)} problem(s)[/red]"
-        console.print(f"level {level}: {mark}")
-        for p in probs[:20]:
-            console.print(f"  - {p}", highlight=False)
-    console.print(f"{rep.tasks} oracles replayed, {rep.pages_checked} pages checked in "
-                  f"{wall:.1f} s")
-    if not rep.ok:
+    for rep in reports:
+        if len(reports) > 1:
+            console.print(f"[bold]{rep.site}[/bold]")
+        for level, probs in (("1 (MDP)", rep.level1), ("2 (GUI interaction)", rep.level2),
+                             ("3 (GUI replay)", rep.level3)):
+            mark = "[green]ok[/green]" if not probs else f"[red]{len(probs)} problem(s)[/red]"
+            console.print(f"level {level}: {mark}")
+            for p in probs[:20]:
+                console.print(f"  - {p}", highlight=False)
+    console.print(f"{sum(r.tasks for r in reports)} oracles replayed, "
+                  f"{sum(r.pages_checked for r in reports)} pages checked in {wall:.1f} s "
+                  f"({workers} worker{'s' if workers > 1 else ''})")
+    if not all(r.ok for r in reports):
         raise typer.Exit(code=1)
 
 

@@ -11,7 +11,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import multiprocessing
+from collections.abc import Callable, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 
 from webmdp.agents.builtin import OracleAgent
@@ -86,10 +88,13 @@ class _CheckingOracle(OracleAgent):
 
 
 def validate_site(site_name: str, tasks: list[Task],
-                  on_task: Callable[[Task], None] | None = None) -> ValidationReport:
+                  on_task: Callable[[Task], None] | None = None, *,
+                  conformance: bool = True) -> ValidationReport:
+    """Levels 1-3 for ``tasks`` of one site, in this process (one server, one Chromium);
+    ``conformance=False`` leaves out the site-wide checker (a chunk of a parallel run)."""
     site = get_site(site_name)
     rep = ValidationReport(site_name, tasks=len(tasks))
-    rep.level1 = check_site(site).problems
+    rep.level1 = check_site(site).problems if conformance else []
     with ServerHandle() as server, BrowserHost() as host:
         for task in tasks:
             sem_env = SemanticEnv(task, agent="oracle")
@@ -124,3 +129,49 @@ def _compare(task: Task, expected: EpisodeTrace, got: EpisodeTrace, rep: Validat
         rep.level3.append(f"{task.id}: actions without a state change: {unchanged}")
     if not got.success:
         rep.level3.append(f"{task.id}: GUI replay fails the verifier {got.verifier}")
+
+
+CHUNK = 12
+"""Tasks per unit of work of a parallel validation: small enough for even progress, large
+enough that a worker's server and Chromium start-up is amortised."""
+
+
+def _validate_chunk(site_name: str, tasks: list[Task]) -> ValidationReport:
+    return validate_site(site_name, tasks, conformance=False)
+
+
+def validate_sites(tasks: Sequence[Task], workers: int,
+                   on_tasks: Callable[[int], None] | None = None) -> list[ValidationReport]:
+    """Levels 1-3 for ``tasks`` (any sites), one report per site in name order. With
+    ``workers > 1`` chunks of :data:`CHUNK` tasks run in that many worker processes, each
+    with its own server and Chromium; the conformance checker runs once per site here.
+    ``on_tasks(n)`` reports progress."""
+    by_site: dict[str, list[Task]] = {}
+    for t in tasks:
+        by_site.setdefault(t.site, []).append(t)
+    reports = {name: ValidationReport(name, tasks=len(ts)) for name, ts in sorted(by_site.items())}
+    if workers <= 1:
+        for name, ts in by_site.items():
+            reports[name] = validate_site(name, ts, on_task=(
+                lambda _t: on_tasks(1)) if on_tasks else None)
+        return list(reports.values())
+    for name in reports:
+        reports[name].level1 = check_site(get_site(name)).problems
+    chunks = [(name, ts[i:i + CHUNK]) for name, ts in by_site.items()
+              for i in range(0, len(ts), CHUNK)]
+    ctx = multiprocessing.get_context("spawn")  # no inherited Playwright or server threads
+    with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
+        pending: dict[Future[ValidationReport], tuple[str, list[Task]]] = {
+            pool.submit(_validate_chunk, name, chunk): (name, chunk) for name, chunk in chunks}
+        while pending:
+            done, _ = wait(pending, return_when=FIRST_COMPLETED)
+            for fut in done:
+                name, chunk = pending.pop(fut)
+                part, whole = fut.result(), reports[name]
+                whole.level1 += part.level1
+                whole.level2 = list(dict.fromkeys(whole.level2 + part.level2))
+                whole.level3 += part.level3
+                whole.pages_checked += part.pages_checked
+                if on_tasks:
+                    on_tasks(len(chunk))
+    return list(reports.values())
