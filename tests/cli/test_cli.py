@@ -9,6 +9,7 @@ import pytest
 from typer.testing import CliRunner
 
 from webmdp.cli.main import app
+from webmdp.sites import site_names
 
 runner = CliRunner()
 
@@ -19,7 +20,7 @@ def _run(*args: str):  # type: ignore[no-untyped-def]
 
 @pytest.mark.parametrize("args,needle", [
     (("run", "--site", "nope"),
-     "unknown site 'nope'; valid choices: accommodation, food, housing, mail, shopping"),
+     f"unknown site 'nope'; valid choices: {', '.join(site_names())}"),
     (("demo", "--sites", "mail,nope"), "unknown site 'nope'"),
     (("run", "--agent", "nope"),
      "unknown agent 'nope'; valid choices: greedy, oracle, plan, random, step, tree"),

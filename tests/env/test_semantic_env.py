@@ -8,6 +8,7 @@ import webmdp
 from webmdp.core import Action
 from webmdp.env.semantic import SemanticEnv
 from webmdp.errors import ConfigError
+from webmdp.sites import site_names
 from webmdp.tasks import Task
 
 
@@ -58,8 +59,7 @@ def test_make_by_id() -> None:
 
 
 @pytest.mark.parametrize("env_id,match", [
-    ("nosite-v1",
-     "unknown site 'nosite'; valid choices: accommodation, food, housing, mail, shopping"),
+    ("nosite-v1", f"unknown site 'nosite'; valid choices: {', '.join(site_names())}"),
     ("shopping/nope-v1", "unknown template 'nope'"),
     ("garbage", "unknown environment id"),
 ])
