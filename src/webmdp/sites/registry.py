@@ -14,6 +14,11 @@ _ENTRY_POINTS: dict[str, str] = {
     "accommodation": "webmdp.sites.accommodation.site:AccommodationSite",
     "housing": "webmdp.sites.housing.site:HousingSite",
     "food": "webmdp.sites.food.site:FoodSite",
+    "chat": "webmdp.sites.chat.site:ChatSite",
+    "qa": "webmdp.sites.qa.site:QASite",
+    "calendar": "webmdp.sites.calendar.site:CalendarSite",
+    "repo": "webmdp.sites.repo.site:RepoSite",
+    "jobs": "webmdp.sites.jobs.site:JobsSite",
 }
 
 

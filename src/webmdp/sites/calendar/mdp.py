@@ -1,0 +1,277 @@
+"""Calendar transition function (pure): the three calendar views, search, the event card, the
+editor, replies, edits and new events."""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from typing import Any
+
+from webmdp.core.model import Entity, World
+from webmdp.core.spec import Action
+from webmdp.errors import InvalidAction, require
+from webmdp.sites._common.catalog import words
+from webmdp.sites.calendar import clock
+from webmdp.sites.calendar import vocab as V
+from webmdp.sites.calendar.catalog import CATALOG
+from webmdp.sites.calendar.state import CalendarState, EventData
+
+VIEW_SURFACES = ("DayView", "WeekView", "MonthView")
+HEADER_SURFACES = (*VIEW_SURFACES, "SearchResults")
+NEW_CALENDAR = "Work"
+"""New events go to the primary (work) calendar."""
+
+
+def today(world: World) -> str:
+    return str(world.meta["today"])
+
+
+def anchor(s: CalendarState, world: World) -> str:
+    return s.anchor or today(world)
+
+
+def event(world: World, s: CalendarState, eid: str) -> Entity:
+    """An event as it stands in ``s``: the world's, with this episode's edit and reply."""
+    e = dict(world.entities[eid])
+    for ed in s.edits:
+        if ed[0] == eid:
+            e.update(_fields(ed))
+    for rid, resp in s.replies:
+        if rid == eid:
+            e["rsvp"] = resp
+    return e
+
+
+def created_event(data: EventData) -> Entity:
+    return {"id": data[0], "calendar": NEW_CALENDAR, "location": "", "rsvp": "yes",
+            **_fields(data)}
+
+
+def _fields(d: EventData) -> dict[str, Any]:
+    dur = clock.minutes(d[4]) - clock.minutes(d[3])
+    return {"title": d[1], "date": d[2], "start": d[3], "end": d[4], "duration": dur,
+            "attendees": list(d[5])}
+
+
+def all_events(world: World, s: CalendarState) -> list[Entity]:
+    """Every event (world and new), edits applied, in date / time order."""
+    out = [event(world, s, eid) for eid in world.entities]
+    out += [created_event(c) for c in s.created]
+    out.sort(key=lambda e: (e["date"], e["start"], e["id"]))
+    return out
+
+
+def view_days(s: CalendarState, world: World) -> list[str]:
+    a = anchor(s, world)
+    if s.surface == "DayView":
+        return [a]
+    if s.surface == "WeekView":
+        return clock.week_days(a)
+    return [d for row in clock.month_grid(a) for d in row]
+
+
+def shown(s: CalendarState, world: World) -> list[Entity]:
+    """Events the current calendar view draws: its days, calendars not hidden."""
+    days = set(view_days(s, world))
+    return [e for e in all_events(world, s) if e["date"] in days
+            and e["calendar"] not in s.hidden]
+
+
+MONTH_CHIPS = 3
+"""A month cell lists this many events, then "N more" (which opens the day)."""
+
+
+def clickable(s: CalendarState, world: World) -> list[str]:
+    """Ids of the world events a calendar view draws as chips one can open."""
+    out: list[str] = []
+    per_day: dict[str, int] = {}
+    for e in shown(s, world):
+        per_day[e["date"]] = per_day.get(e["date"], 0) + 1
+        if e["id"] in world.entities and (s.surface != "MonthView"
+                                          or per_day[e["date"]] <= MONTH_CHIPS):
+            out.append(e["id"])
+    return out
+
+
+def results(s: CalendarState, world: World) -> tuple[str, ...]:
+    return _results(world, s.query, s.edits)
+
+
+@lru_cache(maxsize=1024)
+def _results(world: World, query: str, edits: tuple[EventData, ...]) -> tuple[str, ...]:
+    if not edits:
+        return CATALOG.results(world, CalendarState(surface="SearchResults", query=query))
+    s = CalendarState(surface="SearchResults", query=query, edits=edits)
+    want = words(query)
+    out = [e for e in all_events(world, s) if e["id"] in world.entities
+           and all(w in words(" ".join(str(e[f]) for f in CATALOG.search_fields))
+                   for w in want)]
+    return tuple(e["id"] for e in out)
+
+
+def transition(s: CalendarState, a: Action, world: World) -> CalendarState:
+    name, p, surf = a.name, a.params, s.surface
+    if name == CATALOG.search:
+        require(surf in HEADER_SURFACES, "SearchEvents: no search box here")
+        out = CATALOG.transition(s, a, world)
+        assert isinstance(out, CalendarState)
+        return out.replace(surface="SearchResults", focus=None)
+    if name == CATALOG.clear_search:
+        require(surf == "SearchResults", "ClearSearch: no search results open")
+        return s.replace(surface=V.VIEW_SURFACE[s.view], query="", focus=None)
+    if name in _VIEW_ACTIONS:
+        require(surf in VIEW_SURFACES, f"{name}: only on a calendar view")
+        return _VIEW_ACTIONS[name](s, p, world)
+    if name in _HANDLERS:
+        return _HANDLERS[name](s, p, world)
+    raise InvalidAction(f"unknown action {name!r}")
+
+
+def _step_period(s: CalendarState, world: World, sign: int) -> CalendarState:
+    a = anchor(s, world)
+    if s.surface == "DayView":
+        return s.replace(anchor=clock.shift(a, sign))
+    if s.surface == "WeekView":
+        return s.replace(anchor=clock.shift(a, 7 * sign))
+    return s.replace(anchor=clock.add_months(a, sign))
+
+
+def _next(s: CalendarState, p: dict, world: World) -> CalendarState:
+    return _step_period(s, world, 1)
+
+
+def _prev(s: CalendarState, p: dict, world: World) -> CalendarState:
+    return _step_period(s, world, -1)
+
+
+def _today(s: CalendarState, p: dict, world: World) -> CalendarState:
+    return s.replace(anchor=today(world))
+
+
+def _go_to_date(s: CalendarState, p: dict, world: World) -> CalendarState:
+    d = clock.parse_date(p["date"])
+    require(d is not None, f"GoToDate: {p['date']!r} is not a date (YYYY-MM-DD)")
+    return s.replace(anchor=d)
+
+
+def _switch_view(s: CalendarState, p: dict, world: World) -> CalendarState:
+    require(p["view"] in V.VIEWS, f"SwitchView: unknown view {p['view']!r}")
+    return s.replace(surface=V.VIEW_SURFACE[p["view"]], view=p["view"])
+
+
+def _open_day(s: CalendarState, p: dict, world: World) -> CalendarState:
+    require(s.surface in ("WeekView", "MonthView"), "OpenDay: no day headers here")
+    require(p["date"] in view_days(s, world), f"OpenDay: {p['date']} is not on screen")
+    return s.replace(surface="DayView", view="day", anchor=p["date"])
+
+
+def _toggle_calendar(s: CalendarState, p: dict, world: World) -> CalendarState:
+    cal = p["calendar"]
+    require(cal in V.CALENDARS, f"ToggleCalendar: unknown calendar {cal!r}")
+    hidden = set(s.hidden) ^ {cal}
+    return s.replace(hidden=tuple(c for c in V.CALENDARS if c in hidden))
+
+
+def _pick_slot(s: CalendarState, p: dict, world: World) -> CalendarState:
+    require(s.surface in ("DayView", "WeekView"), "PickSlot: no time grid here")
+    require(p["date"] in view_days(s, world), f"PickSlot: {p['date']} is not on screen")
+    t = clock.parse_time(p["start"])
+    require(t is not None, f"PickSlot: {p['start']!r} is not a time")
+    span = (clock.minutes(t or "00:00"), clock.minutes(t or "00:00") + 60)
+    require(not any(e["date"] == p["date"] and clock.overlaps(
+        span, (clock.minutes(e["start"]), clock.minutes(e["end"]))) for e in shown(s, world)),
+        "PickSlot: that hour is not empty")
+    return s.replace(surface="EventEditor", origin=s.surface, editing="", focus=None,
+                     slot=(p["date"], t or ""))
+
+
+_VIEW_ACTIONS = {
+    "NextPeriod": _next, "PrevPeriod": _prev, "GoToToday": _today, "GoToDate": _go_to_date,
+    "SwitchView": _switch_view, "OpenDay": _open_day, "ToggleCalendar": _toggle_calendar,
+    "PickSlot": _pick_slot,
+}
+
+
+def _open_event(s: CalendarState, p: dict, world: World) -> CalendarState:
+    eid = p["event_id"]
+    require(s.surface in HEADER_SURFACES, "OpenEvent: no events listed here")
+    on_screen = results(s, world) if s.surface == "SearchResults" else clickable(s, world)
+    require(eid in on_screen, f"OpenEvent: {eid} is not on screen")
+    return s.replace(surface="EventDetail", focus=eid, origin=s.surface)
+
+
+def _close(s: CalendarState, p: dict, world: World) -> CalendarState:
+    require(s.surface in ("EventDetail", "EventEditor"), "CloseEvent: nothing open")
+    if s.surface == "EventEditor" and s.origin == "EventDetail":
+        return s.replace(surface="EventDetail", focus=s.editing, editing="",
+                         origin=_origin_of_detail(s), slot=("", ""))
+    return s.replace(surface=s.origin or V.VIEW_SURFACE[s.view], focus=None, editing="",
+                     origin="", slot=("", ""))
+
+
+def _origin_of_detail(s: CalendarState) -> str:
+    return "SearchResults" if s.query else V.VIEW_SURFACE[s.view]
+
+
+def _respond(s: CalendarState, p: dict, world: World) -> CalendarState:
+    require(s.surface == "EventDetail", "RespondToEvent: no event open")
+    require(p["response"] in V.RESPONSES, f"RespondToEvent: {p['response']!r}")
+    return s.replace(replies=(*s.replies, (s.focus or "", p["response"])))
+
+
+def _edit(s: CalendarState, p: dict, world: World) -> CalendarState:
+    require(s.surface == "EventDetail", "EditEvent: no event open")
+    return s.replace(surface="EventEditor", editing=s.focus or "", origin="EventDetail",
+                     slot=("", ""))
+
+
+def _create(s: CalendarState, p: dict, world: World) -> CalendarState:
+    require(s.surface in HEADER_SURFACES, "CreateEvent: no Create button here")
+    return s.replace(surface="EventEditor", editing="", focus=None, origin=s.surface,
+                     slot=("", ""))
+
+
+def parse_guests(text: str) -> tuple[str, ...]:
+    """Names typed into the guests box (comma, semicolon or "and" separated), matched to the
+    directory ignoring case, without repeats, sorted."""
+    known = {p.lower(): p for p in V.PEOPLE}
+    out = {known.get(n.strip().lower(), n.strip())
+           for n in re.split(r",|;|\band\b", str(text)) if n.strip()}
+    return tuple(sorted(out))
+
+
+def _save(s: CalendarState, p: dict, world: World) -> CalendarState:
+    require(s.surface == "EventEditor", "SaveEvent: the editor is not open")
+    title = str(p["title"]).strip()
+    require(bool(title), "SaveEvent: add a title")
+    d, start, end = clock.parse_date(p["date"]), clock.parse_time(p["start"]), \
+        clock.parse_time(p["end"])
+    require(d is not None, f"SaveEvent: {p['date']!r} is not a date (YYYY-MM-DD)")
+    require(start is not None and end is not None, "SaveEvent: times look like 14:30 or 2:30 PM")
+    require(clock.minutes(end or "") > clock.minutes(start or ""),
+            "SaveEvent: the event must end after it starts")
+    guests = parse_guests(p.get("attendees") or "")
+    back = V.VIEW_SURFACE[s.view]
+    base = s.replace(surface=back, focus=None, editing="", origin="", slot=("", ""),
+                     anchor=d or "", query="")
+    eid = s.editing or f"NEW-{len(s.created) + 1:03d}"
+    data: EventData = (eid, title, d or "", start or "", end or "", guests)
+    clash = _clashes(world, s, data)
+    clashes = (*(c for c in s.clashes if c != eid), *((eid,) if clash else ()))
+    if s.editing:
+        return base.replace(edits=(*(e for e in s.edits if e[0] != eid), data), clashes=clashes)
+    return base.replace(created=(*s.created, data), clashes=clashes)
+
+
+def _clashes(world: World, s: CalendarState, data: EventData) -> bool:
+    """Whether a saved event overlaps another event of any calendar (the conflict check)."""
+    span = (clock.minutes(data[3]), clock.minutes(data[4]))
+    return any(e["id"] != data[0] and e["date"] == data[2]
+               and clock.overlaps(span, (clock.minutes(e["start"]), clock.minutes(e["end"])))
+               for e in all_events(world, s))
+
+
+_HANDLERS = {
+    "OpenEvent": _open_event, "CloseEvent": _close, "RespondToEvent": _respond,
+    "EditEvent": _edit, "CreateEvent": _create, "SaveEvent": _save,
+}

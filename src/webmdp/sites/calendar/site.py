@@ -1,0 +1,108 @@
+"""The Calendar site: a Google Calendar-like scheduling app (WebSTEP Tables 4, 5, 7)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from webmdp.core.model import Observation, State, World, WorldSpec
+from webmdp.core.site import Site
+from webmdp.core.spec import (
+    Action,
+    ActionSpec,
+    ParamSpec,
+    SkillCategory,
+    SurfaceKind,
+    SurfaceSpec,
+    VisibilitySpec,
+    declare_action,
+)
+from webmdp.sites.calendar import mdp, observe
+from webmdp.sites.calendar import vocab as V
+from webmdp.sites.calendar.state import CalendarState
+from webmdp.sites.calendar.world import CARD_FIELDS, DETAIL_FIELDS, generate_world
+from webmdp.tasks.template import TaskTemplate
+
+NAV, SE, FI = SkillCategory.NAVIGATE, SkillCategory.SEARCH, SkillCategory.FILTER
+INS, CO = SkillCategory.INSPECT, SkillCategory.COMMIT
+DATE = ParamSpec("date", "str")
+_a = declare_action
+
+ACTIONS: tuple[ActionSpec, ...] = (
+    _a("PrevPeriod", "temporal_navigation", NAV, doc="the < arrow: previous day, week or month"),
+    _a("NextPeriod", "temporal_navigation", NAV, doc="the > arrow: next day, week or month"),
+    _a("GoToToday", "temporal_navigation", NAV, doc="the Today button"),
+    _a("GoToDate", "temporal_navigation", NAV, DATE, doc="a day of the mini calendar"),
+    _a("SwitchView", "view_switching", NAV, ParamSpec("view", "choice", V.VIEWS)),
+    _a("OpenDay", "view_switching", NAV, DATE, doc="a day header or month-cell number"),
+    _a("CloseEvent", "backtrack_navigation", NAV, doc="close the event card or the editor"),
+    _a("SearchEvents", "search_query", SE, ParamSpec("query", "str", text=True)),
+    _a("ClearSearch", "search_query", SE, doc="leave the search results"),
+    _a("ToggleCalendar", "calendar_filtering", FI,
+       ParamSpec("calendar", "choice", V.CALENDARS), doc="show / hide one of My calendars"),
+    _a("OpenEvent", "event_inspection", INS, ParamSpec("event_id", "entity")),
+    _a("CreateEvent", "event_creation", CO, changes_state=False, doc="the Create button"),
+    _a("PickSlot", "commit_timing", CO, DATE, ParamSpec("start", "str"), changes_state=False,
+       doc="click an empty hour of the grid: a new event at that time"),
+    _a("EditEvent", "event_editing", CO, changes_state=False, doc="the pencil on the card"),
+    _a("SaveEvent", "field_entry", CO,
+       ParamSpec("title", "str", text=True), ParamSpec("date", "str", text=True),
+       ParamSpec("start", "str", text=True), ParamSpec("end", "str", text=True),
+       ParamSpec("attendees", "str", text=True, optional=True),
+       doc="the editor's form: title, date, times, guests"),
+    _a("RespondToEvent", "event_editing", CO, ParamSpec("response", "choice", V.RESPONSES),
+       doc="Going? Yes / No / Maybe"),
+)
+
+
+class CalendarSite(Site):
+    name = "calendar"
+    title = "Calendar"
+    entity_prefix = "EVT"
+    example_params = {"query": "review", "title": "Project sync", "date": "2026-03-10",
+                      "start": "10:00", "end": "11:00", "attendees": "Priya Patel"}
+    surfaces = (
+        SurfaceSpec("WeekView", SurfaceKind.CARD, "seven-day time grid with event chips"),
+        SurfaceSpec("DayView", SurfaceKind.CARD, "one day's time grid"),
+        SurfaceSpec("MonthView", SurfaceKind.CARD, "month grid with event chips per day"),
+        SurfaceSpec("SearchResults", SurfaceKind.CARD, "matching events by date"),
+        SurfaceSpec("EventDetail", SurfaceKind.DETAIL, "time, place, guests, agenda, reply"),
+        SurfaceSpec("EventEditor", SurfaceKind.COMMIT, "title, date, time, guests, Save"),
+    )
+    actions = ACTIONS
+    visibility = VisibilitySpec(
+        card_fields=CARD_FIELDS,
+        detail_fields=DETAIL_FIELDS,
+        surface_fields={k: frozenset(v) for k, v in observe.SURFACE_FIELDS.items()},
+    )
+
+    @property
+    def templates(self) -> Mapping[str, TaskTemplate]:
+        from webmdp.sites.calendar.templates import TEMPLATES
+
+        return TEMPLATES
+
+    def generate_world(self, spec: WorldSpec, rng: random.Random) -> World:
+        return generate_world(spec, rng)
+
+    def initial_state(self, world: World) -> State:
+        return CalendarState(surface="WeekView")
+
+    def transition(self, state: State, action: Action, world: World) -> State:
+        assert isinstance(state, CalendarState)
+        return mdp.transition(state, action, world)
+
+    def observe(self, state: State, world: World) -> Observation:
+        assert isinstance(state, CalendarState)
+        return observe.observe(state, world)
+
+    def browser_back(self, state: State) -> Action | None:
+        assert isinstance(state, CalendarState)
+        back = {"EventDetail": "CloseEvent", "EventEditor": "CloseEvent",
+                "SearchResults": "ClearSearch"}.get(state.surface)
+        return Action(back) if back else None
+
+    def facts(self, state: State) -> dict[str, Any]:
+        assert isinstance(state, CalendarState)
+        return observe.facts(state)

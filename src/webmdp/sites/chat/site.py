@@ -1,0 +1,124 @@
+"""The Team Chat site: a Slack-like workspace of channels, threads and direct messages
+(WebSTEP Tables 4, 5, 8)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from webmdp.core.model import Observation, State, World, WorldSpec
+from webmdp.core.site import Site
+from webmdp.core.spec import (
+    Action,
+    ActionSpec,
+    ParamSpec,
+    SkillCategory,
+    SurfaceKind,
+    SurfaceSpec,
+    VisibilitySpec,
+    declare_action,
+)
+from webmdp.sites.chat import mdp, observe
+from webmdp.sites.chat import vocab as V
+from webmdp.sites.chat.catalog import CATALOG, PEOPLE
+from webmdp.sites.chat.state import ChatState
+from webmdp.sites.chat.world import CARD_FIELDS, DETAIL_FIELDS, generate_world
+from webmdp.tasks.template import TaskTemplate
+
+NAV, SE, INS, CO = (SkillCategory.NAVIGATE, SkillCategory.SEARCH, SkillCategory.INSPECT,
+                    SkillCategory.COMMIT)
+MSG = ParamSpec("message_id", "entity")
+TEXT = ParamSpec("text", "str", text=True)
+_a = declare_action
+
+
+def _listing_actions() -> tuple[ActionSpec, ...]:
+    """The catalog's search, filter, sort and paging actions; clearing the box is Table 8's
+    ``search_clear``."""
+    specs = CATALOG.action_specs()
+    return tuple(_a(a.name, "search_clear", SE, doc=a.description)
+                 if a.name == CATALOG.clear_search else a for a in specs)
+
+
+ACTIONS: tuple[ActionSpec, ...] = (
+    *_listing_actions(),
+    _a("OpenChannel", "channel_navigation", NAV, ParamSpec("channel", "choice", V.CHANNELS)),
+    _a("OpenDM", "dm_navigation", NAV, ParamSpec("member", "choice", V.MEMBERS)),
+    _a("ShowOlderMessages", "scroll_navigation", NAV, doc="scroll up: load older messages"),
+    _a("ShowNewerMessages", "scroll_navigation", NAV, doc="jump back to the newest messages"),
+    _a("OpenResult", "thread_inspection", INS, MSG,
+       doc="open a search result: its channel, with the message's thread pane"),
+    _a("OpenThread", "thread_inspection", INS, MSG),
+    _a("CloseThread", "thread_close", INS),
+    _a("OpenMember", "member_inspection", INS, ParamSpec("member", "choice", PEOPLE)),
+    _a("CloseMember", "member_close", INS),
+    _a("SendMessage", "send_channel_message", CO, TEXT),
+    _a("ReplyInThread", "send_thread_reply", CO, TEXT),
+    _a("SendDM", "send_dm", CO, TEXT),
+    _a("AddReaction", "message_reaction", CO, MSG,
+       ParamSpec("emoji", "choice", V.EMOJI_NAMES)),
+    _a("RemoveReaction", "message_reaction", CO, MSG,
+       ParamSpec("emoji", "choice", V.EMOJI_NAMES)),
+    _a("PinMessage", "message_pin", CO, MSG),
+    _a("UnpinMessage", "message_pin", CO, MSG),
+    _a("EditMessage", "message_edit", CO, MSG, TEXT),
+    _a("DeleteMessage", "message_delete", CO, MSG),
+    _a("MuteChannel", "channel_mute", CO, ParamSpec("channel", "choice", V.CHANNELS),
+       doc="mute or unmute the open channel"),
+    _a("RemindMe", "commit_timing", CO, MSG, ParamSpec("when", "choice", V.REMIND_TIMES),
+       doc="remind me about this message"),
+)
+
+_CARD = frozenset(CARD_FIELDS)
+_DETAIL = frozenset(CARD_FIELDS + DETAIL_FIELDS)
+
+
+class ChatSite(Site):
+    name = "chat"
+    title = "Huddle"
+    entity_prefix = "MSG"
+    example_params = {"query": "standup", "text": "Sounds good, thanks!"}
+    surfaces = (
+        SurfaceSpec("ChannelView", SurfaceKind.CARD, "channel sidebar, messages, composer"),
+        SurfaceSpec("SearchResults", SurfaceKind.CARD, "matching messages, In / From, sort"),
+        SurfaceSpec("ThreadView", SurfaceKind.DETAIL, "thread pane: parent, replies, actions"),
+        SurfaceSpec("DirectMessageView", SurfaceKind.COMMIT, "a direct conversation"),
+        SurfaceSpec("MemberProfile", SurfaceKind.OTHER, "a member's profile pane"),
+    )
+    actions = ACTIONS
+    visibility = VisibilitySpec(
+        card_fields=CARD_FIELDS,
+        detail_fields=DETAIL_FIELDS,
+        surface_fields={"ChannelView": _CARD, "SearchResults": _CARD, "ThreadView": _DETAIL,
+                        "DirectMessageView": frozenset(), "MemberProfile": _CARD},
+    )
+
+    @property
+    def templates(self) -> Mapping[str, TaskTemplate]:
+        from webmdp.sites.chat.templates import TEMPLATES
+
+        return TEMPLATES
+
+    def generate_world(self, spec: WorldSpec, rng: random.Random) -> World:
+        return generate_world(spec, rng)
+
+    def initial_state(self, world: World) -> State:
+        return ChatState(surface="ChannelView")
+
+    def transition(self, state: State, action: Action, world: World) -> State:
+        assert isinstance(state, ChatState)
+        return mdp.transition(state, action, world)
+
+    def observe(self, state: State, world: World) -> Observation:
+        assert isinstance(state, ChatState)
+        return observe.observe(state, world)
+
+    def browser_back(self, state: State) -> Action | None:
+        assert isinstance(state, ChatState)
+        back = {"ThreadView": "CloseThread", "MemberProfile": "CloseMember"}.get(state.surface)
+        return Action(back) if back else None
+
+    def facts(self, state: State) -> dict[str, Any]:
+        assert isinstance(state, ChatState)
+        return observe.facts(state)

@@ -1,0 +1,1 @@
+"""The Job Network site: a LinkedIn-like professional network (WebSTEP Job Network)."""

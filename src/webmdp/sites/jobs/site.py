@@ -1,0 +1,128 @@
+"""The Job Network site: a LinkedIn-like professional network (WebSTEP Tables 4, 5, 8)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from webmdp.core.model import Observation, State, World, WorldSpec
+from webmdp.core.site import Site
+from webmdp.core.spec import (
+    Action,
+    ActionSpec,
+    ParamSpec,
+    SkillCategory,
+    SurfaceKind,
+    SurfaceSpec,
+    VisibilitySpec,
+    declare_action,
+)
+from webmdp.sites.jobs import mdp, observe
+from webmdp.sites.jobs import vocab as V
+from webmdp.sites.jobs.catalog import CATALOG
+from webmdp.sites.jobs.state import JobsState
+from webmdp.sites.jobs.world import (
+    CARD_FIELDS,
+    DETAIL_FIELDS,
+    JOB_CARD,
+    JOB_DETAIL,
+    POST_FIELDS,
+    PROFILE_CARD,
+    PROFILE_DETAIL,
+    generate_world,
+)
+from webmdp.tasks.template import TaskTemplate
+
+NAV, SE, INS, CO = (SkillCategory.NAVIGATE, SkillCategory.SEARCH, SkillCategory.INSPECT,
+                    SkillCategory.COMMIT)
+PROFILE = ParamSpec("profile_id", "entity")
+_a = declare_action
+
+ACTIONS: tuple[ActionSpec, ...] = (
+    _a("SearchPeople", "people_query_formulation", SE, ParamSpec("query", "str", text=True),
+       doc="the header search box outside Jobs: people by name, title, company, city"),
+    *CATALOG.action_specs(),
+    _a("GoToFeed", "tab_navigation", NAV, doc="the Home tab: the feed"),
+    _a("GoToJobs", "tab_navigation", NAV, doc="the Jobs tab"),
+    _a("GoToNetwork", "tab_navigation", NAV, doc="the My Network tab: people"),
+    _a("GoToMessaging", "tab_navigation", NAV, doc="the Messaging tab"),
+    _a("BackToJobs", "tab_navigation", NAV, doc="back from a job to the results"),
+    _a("BackToList", "tab_navigation", NAV, doc="back from a profile to where it was opened"),
+    _a("CloseDialog", "tab_navigation", NAV, doc="dismiss Easy Apply or the connect dialog"),
+    _a("OpenJob", "job_inspection", INS, ParamSpec("job_id", "entity")),
+    _a("OpenProfile", "profile_inspection", INS, PROFILE),
+    _a("SaveJob", "job_save_action", CO),
+    _a("UnsaveJob", "job_save_action", CO),
+    _a("OpenEasyApply", "job_application", CO, changes_state=False),
+    _a("SubmitApplication", "job_application", CO, ParamSpec("phone", "str", text=True),
+       ParamSpec("resume", "choice", V.RESUMES), ParamSpec("years", "int", text=True)),
+    _a("OpenConnect", "connection_request", CO, changes_state=False),
+    _a("SendInvitation", "connection_request", CO,
+       ParamSpec("note", "str", text=True, optional=True)),
+    _a("MessageProfile", "messaging", CO, changes_state=False,
+       doc="the Message button: open a conversation with the member"),
+    _a("OpenConversation", "conversation_management", CO, PROFILE, changes_state=False),
+    _a("SendMessage", "messaging", CO, ParamSpec("text", "str", text=True)),
+    _a("LikePost", "feed_interaction", CO, PROFILE, doc="like (or unlike) a member's post"),
+)
+
+
+class JobsSite(Site):
+    name = "jobs"
+    title = "ProLink"
+    entity_prefix = "JOB"
+    example_params = {"query": "engineer", "phone": "415-555-0132", "resume": V.RESUMES[0],
+                      "years": 5, "note": V.NOTES[0], "text": V.MESSAGES[0]}
+    surfaces = (
+        SurfaceSpec("Feed", SurfaceKind.OTHER, "home feed: posts of the member's network"),
+        SurfaceSpec("JobList", SurfaceKind.CARD, "job search results, filters, sort"),
+        SurfaceSpec("JobDetail", SurfaceKind.DETAIL, "a posting: about, skills, Easy Apply"),
+        SurfaceSpec("ConnectionList", SurfaceKind.CARD, "My Network: people cards"),
+        SurfaceSpec("ProfileView", SurfaceKind.DETAIL, "a member's profile, connect dialog"),
+        SurfaceSpec("Messaging", SurfaceKind.COMMIT, "conversations and the message box"),
+    )
+    actions = ACTIONS
+    visibility = VisibilitySpec(
+        card_fields=CARD_FIELDS,
+        detail_fields=DETAIL_FIELDS,
+        surface_fields={
+            "Feed": frozenset(POST_FIELDS),
+            "JobList": frozenset(JOB_CARD),
+            "JobDetail": frozenset(JOB_CARD + JOB_DETAIL),
+            "ConnectionList": frozenset(PROFILE_CARD),
+            "ProfileView": frozenset(PROFILE_CARD + PROFILE_DETAIL),
+            "Messaging": frozenset(PROFILE_CARD),
+        },
+    )
+
+    @property
+    def templates(self) -> Mapping[str, TaskTemplate]:
+        from webmdp.sites.jobs.templates import TEMPLATES
+
+        return TEMPLATES
+
+    def generate_world(self, spec: WorldSpec, rng: random.Random) -> World:
+        return generate_world(spec, rng)
+
+    def initial_state(self, world: World) -> State:
+        return JobsState(surface="Feed")
+
+    def transition(self, state: State, action: Action, world: World) -> State:
+        assert isinstance(state, JobsState)
+        return mdp.transition(state, action, world)
+
+    def observe(self, state: State, world: World) -> Observation:
+        assert isinstance(state, JobsState)
+        return observe.observe(state, world)
+
+    def browser_back(self, state: State) -> Action | None:
+        assert isinstance(state, JobsState)
+        if state.dialog:
+            return Action("CloseDialog")
+        back = {"JobDetail": "BackToJobs", "ProfileView": "BackToList"}.get(state.surface)
+        return Action(back) if back else None
+
+    def facts(self, state: State) -> dict[str, Any]:
+        assert isinstance(state, JobsState)
+        return observe.facts(state)

@@ -1,0 +1,1 @@
+"""The Coding Q&A site (WebSTEP Table 4 row "Coding Q&A")."""

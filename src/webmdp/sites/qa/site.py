@@ -1,0 +1,115 @@
+"""The Coding Q&A site: a Stack Overflow-like programming Q&A site (WebSTEP Tables 4, 5, 8)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from webmdp.core.model import Observation, State, World, WorldSpec
+from webmdp.core.site import Site
+from webmdp.core.spec import (
+    Action,
+    ActionSpec,
+    ParamSpec,
+    SkillCategory,
+    SurfaceKind,
+    SurfaceSpec,
+    VisibilitySpec,
+    declare_action,
+)
+from webmdp.sites.qa import mdp, observe
+from webmdp.sites.qa import vocab as V
+from webmdp.sites.qa.catalog import CATALOG
+from webmdp.sites.qa.state import QAState
+from webmdp.sites.qa.world import (
+    ANSWER_FIELDS,
+    QUESTION_CARD,
+    QUESTION_DETAIL,
+    USER_BRIEF,
+    USER_PROFILE,
+    generate_world,
+)
+from webmdp.tasks.template import TaskTemplate
+
+NAV, INS, FI, CO = (SkillCategory.NAVIGATE, SkillCategory.INSPECT, SkillCategory.FILTER,
+                    SkillCategory.COMMIT)
+POST = ParamSpec("post_id", "entity")
+_a = declare_action
+
+ACTIONS: tuple[ActionSpec, ...] = (
+    *CATALOG.action_specs(),
+    _a("OpenQuestion", "question_inspection", INS, ParamSpec("question_id", "entity")),
+    _a("OpenUser", "user_inspection", INS, ParamSpec("user_id", "entity"),
+       doc="a user's name or the header avatar: their profile"),
+    _a("OpenTag", "tag_inspection", INS, ParamSpec("tag", "choice", V.TAGS),
+       doc="a tag chip: the tag's page"),
+    _a("GoBack", "back_navigation", NAV, doc="back to the page this one was opened from"),
+    _a("ShowQuestions", "back_navigation", NAV, doc="the logo / Questions link"),
+    _a("SortAnswers", "answer_sort_usage", FI, ParamSpec("order", "choice", V.ANSWER_ORDERS)),
+    _a("Vote", "voting", CO, POST, ParamSpec("direction", "choice", ("up", "down")),
+       doc="up or down arrow beside a question or answer; again to undo"),
+    _a("PostAnswer", "answer_posting", CO, ParamSpec("body", "str", text=True)),
+    _a("OpenCommentBox", "commenting", CO, POST, changes_state=False,
+       doc="the 'Add a comment' link under a post"),
+    _a("PostComment", "commenting", CO, POST, ParamSpec("body", "str", text=True)),
+    _a("AcceptAnswer", "answer_acceptance", CO, ParamSpec("answer_id", "entity"),
+       doc="the check mark, on the signed-in user's own questions"),
+    _a("Bookmark", "bookmarking", CO, ParamSpec("question_id", "entity")),
+)
+
+_BRIEF = frozenset(QUESTION_CARD + USER_BRIEF)
+
+
+class QASite(Site):
+    name = "qa"
+    title = "StackOverload"
+    entity_prefix = "QST"
+    example_params = {"query": "python", "body": "Try clearing the cache first.",
+                      "min": 1, "max": 10}
+    surfaces = (
+        SurfaceSpec("QuestionList", SurfaceKind.CARD, "question summaries, filters, sort tabs"),
+        SurfaceSpec("QuestionDetail", SurfaceKind.DETAIL,
+                    "question body, code, error, comments, answers, vote / accept / bookmark"),
+        SurfaceSpec("UserProfile", SurfaceKind.OTHER, "reputation, badges, the user's questions"),
+        SurfaceSpec("TagPage", SurfaceKind.CARD, "tag wiki excerpt and its newest questions"),
+    )
+    actions = ACTIONS
+    visibility = VisibilitySpec(
+        card_fields=QUESTION_CARD,
+        detail_fields=QUESTION_DETAIL,
+        surface_fields={
+            "QuestionList": _BRIEF, "TagPage": _BRIEF,
+            "UserProfile": frozenset(QUESTION_CARD + USER_PROFILE),
+            "QuestionDetail": frozenset(QUESTION_CARD + QUESTION_DETAIL + ANSWER_FIELDS
+                                        + USER_BRIEF),
+        },
+    )
+
+    @property
+    def templates(self) -> Mapping[str, TaskTemplate]:
+        from webmdp.sites.qa.templates import TEMPLATES
+
+        return TEMPLATES
+
+    def generate_world(self, spec: WorldSpec, rng: random.Random) -> World:
+        return generate_world(spec, rng)
+
+    def initial_state(self, world: World) -> State:
+        return QAState(surface="QuestionList")
+
+    def transition(self, state: State, action: Action, world: World) -> State:
+        assert isinstance(state, QAState)
+        return mdp.transition(state, action, world)
+
+    def observe(self, state: State, world: World) -> Observation:
+        assert isinstance(state, QAState)
+        return observe.observe(state, world)
+
+    def browser_back(self, state: State) -> Action | None:
+        assert isinstance(state, QAState)
+        return Action("GoBack") if state.surface != "QuestionList" else None
+
+    def facts(self, state: State) -> dict[str, Any]:
+        assert isinstance(state, QAState)
+        return observe.facts(state)

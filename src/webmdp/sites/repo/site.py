@@ -1,0 +1,141 @@
+"""The Code Repo site: a GitHub-like code hosting app (WebSTEP Tables 4, 5, 8; Figure 18)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from webmdp.core.model import Observation, State, World, WorldSpec
+from webmdp.core.site import Site
+from webmdp.core.spec import (
+    Action,
+    ActionSpec,
+    ParamSpec,
+    SkillCategory,
+    SurfaceKind,
+    SurfaceSpec,
+    VisibilitySpec,
+    declare_action,
+)
+from webmdp.sites.repo import mdp, observe
+from webmdp.sites.repo import vocab as V
+from webmdp.sites.repo.catalog import CATALOG
+from webmdp.sites.repo.state import RepoState
+from webmdp.sites.repo.world import (
+    CARD_FIELDS,
+    DETAIL_FIELDS,
+    ISSUE_CARD,
+    ISSUE_DETAIL,
+    PR_DETAIL,
+    REPO_CARD,
+    REPO_DETAIL,
+    generate_world,
+)
+from webmdp.tasks.template import TaskTemplate
+
+NAV, FI = SkillCategory.NAVIGATE, SkillCategory.FILTER
+INS, CO = SkillCategory.INSPECT, SkillCategory.COMMIT
+REPO = ParamSpec("repo_id", "entity")
+_a = declare_action
+
+ACTIONS: tuple[ActionSpec, ...] = (
+    *CATALOG.action_specs(),
+    _a("OpenRepo", "repo_inspection", INS, REPO),
+    _a("BackToRepos", "back_navigation", NAV, doc="back to the repository search"),
+    _a("OpenCodeTab", "back_navigation", NAV, doc="the repository's Code tab"),
+    _a("OpenIssues", "navigate_to_issues", NAV, doc="the Issues tab"),
+    _a("OpenPullRequests", "navigate_to_prs", NAV, doc="the Pull requests tab"),
+    _a("StarRepo", "star_management", CO, REPO),
+    _a("UnstarRepo", "star_management", CO, REPO),
+    _a("WatchRepo", "star_management", CO, ParamSpec("level", "choice", V.WATCH_LEVELS)),
+    _a("FilterIssueState", "issue_state_filtering", FI,
+       ParamSpec("state", "choice", V.ISSUE_STATES)),
+    _a("FilterIssueLabel", "issue_label_filtering", FI, ParamSpec("label", "choice", V.LABELS)),
+    _a("FilterIssueAuthor", "issue_author_filtering", FI,
+       ParamSpec("author", "choice", V.PEOPLE)),
+    _a("SortIssues", "issue_sort_usage", FI, ParamSpec("order", "choice", V.ISSUE_SORTS)),
+    _a("OpenIssue", "issue_inspection", INS, ParamSpec("issue_id", "entity")),
+    _a("BackToIssues", "back_navigation", NAV),
+    _a("NewIssue", "issue_creation", CO, changes_state=False, doc="open the new-issue form"),
+    _a("CancelNewIssue", "issue_creation", CO, changes_state=False),
+    _a("CreateIssue", "issue_creation", CO, ParamSpec("title", "str", text=True),
+       ParamSpec("label", "choice", V.LABELS, text=True),
+       ParamSpec("assignee", "choice", V.PEOPLE, text=True)),
+    _a("AddComment", "issue_commenting", CO, ParamSpec("body", "str", text=True)),
+    _a("AssignIssue", "issue_assignment", CO, ParamSpec("assignee", "choice", V.PEOPLE)),
+    _a("LabelIssue", "issue_labeling", CO, ParamSpec("label", "choice", V.LABELS)),
+    _a("CloseIssue", "issue_state_change", CO),
+    _a("ReopenIssue", "issue_state_change", CO),
+    _a("FilterPRState", "pr_filtering", FI, ParamSpec("state", "choice", V.PR_STATES)),
+    _a("SortPRs", "pr_sort_usage", FI, ParamSpec("order", "choice", V.PR_SORTS)),
+    _a("OpenPR", "pr_inspection", INS, ParamSpec("pr_id", "entity")),
+    _a("BackToPRs", "back_navigation", NAV),
+    _a("MergePR", "issue_state_change", CO, ParamSpec("method", "choice", V.MERGE_METHODS)),
+    _a("ClosePR", "issue_state_change", CO),
+)
+
+_REPO_HEAD = frozenset({"name", "owner"})
+_ITEM = frozenset(ISSUE_CARD)
+
+
+class RepoSite(Site):
+    name = "repo"
+    title = "CodeHub"
+    entity_prefix = "REPO"
+    example_params = {"query": "api", "title": "Crash when the config file is missing",
+                      "label": "bug", "assignee": "alice-chen",
+                      "body": "I can reproduce this on the latest release."}
+    surfaces = (
+        SurfaceSpec("RepoList", SurfaceKind.CARD, "repository search: cards, filters, sort"),
+        SurfaceSpec("RepoDetail", SurfaceKind.DETAIL, "Code tab: README, About, star, watch"),
+        SurfaceSpec("IssueList", SurfaceKind.CARD, "issues with state / label / author "
+                    "filters and the new-issue form"),
+        SurfaceSpec("IssueDetail", SurfaceKind.DETAIL, "issue thread, assignees, labels"),
+        SurfaceSpec("PullRequestList", SurfaceKind.CARD, "pull requests, open / closed"),
+        SurfaceSpec("PRDetail", SurfaceKind.DETAIL, "pull request: branch, checks, merge"),
+    )
+    actions = ACTIONS
+    visibility = VisibilitySpec(
+        card_fields=CARD_FIELDS,
+        detail_fields=DETAIL_FIELDS,
+        surface_fields={
+            "RepoList": frozenset(REPO_CARD),
+            "RepoDetail": frozenset(REPO_CARD + REPO_DETAIL),
+            "IssueList": _REPO_HEAD | _ITEM,
+            "PullRequestList": _REPO_HEAD | _ITEM,
+            "IssueDetail": _REPO_HEAD | _ITEM | frozenset(ISSUE_DETAIL),
+            "PRDetail": _REPO_HEAD | _ITEM | frozenset(PR_DETAIL),
+        },
+    )
+
+    @property
+    def templates(self) -> Mapping[str, TaskTemplate]:
+        from webmdp.sites.repo.templates import TEMPLATES
+
+        return TEMPLATES
+
+    def generate_world(self, spec: WorldSpec, rng: random.Random) -> World:
+        return generate_world(spec, rng)
+
+    def initial_state(self, world: World) -> State:
+        return RepoState(surface="RepoList")
+
+    def transition(self, state: State, action: Action, world: World) -> State:
+        assert isinstance(state, RepoState)
+        return mdp.transition(state, action, world)
+
+    def observe(self, state: State, world: World) -> Observation:
+        assert isinstance(state, RepoState)
+        return observe.observe(state, world)
+
+    def browser_back(self, state: State) -> Action | None:
+        assert isinstance(state, RepoState)
+        back = {"RepoDetail": "BackToRepos", "IssueList": "OpenCodeTab",
+                "IssueDetail": "BackToIssues", "PullRequestList": "OpenCodeTab",
+                "PRDetail": "BackToPRs"}.get(state.surface)
+        return Action(back) if back else None
+
+    def facts(self, state: State) -> dict[str, Any]:
+        assert isinstance(state, RepoState)
+        return observe.facts(state)
