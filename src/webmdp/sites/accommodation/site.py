@@ -3,14 +3,8 @@ row "Accommodation", Table 5, Table 7; template Table 20)."""
 
 from __future__ import annotations
 
-import random
-from collections.abc import Mapping
-from typing import Any
-
-from webmdp.core.model import Observation, State, World, WorldSpec
-from webmdp.core.site import Site
+from webmdp.core.model import State, World
 from webmdp.core.spec import (
-    Action,
     ActionSpec,
     ParamSpec,
     SkillCategory,
@@ -19,11 +13,11 @@ from webmdp.core.spec import (
     VisibilitySpec,
     declare_action,
 )
+from webmdp.sites._common.site import ModularSite, SiteLogic
 from webmdp.sites.accommodation import mdp
 from webmdp.sites.accommodation.catalog import CATALOG
 from webmdp.sites.accommodation.state import AccommodationState
 from webmdp.sites.accommodation.world import CARD_FIELDS, DETAIL_FIELDS, generate_world
-from webmdp.tasks.template import TaskTemplate
 
 NAV, INS, CO = SkillCategory.NAVIGATE, SkillCategory.INSPECT, SkillCategory.COMMIT
 _a = declare_action
@@ -45,7 +39,7 @@ ACTIONS: tuple[ActionSpec, ...] = (
 )
 
 
-class AccommodationSite(Site):
+class AccommodationSite(ModularSite[AccommodationState]):
     name = "accommodation"
     title = "Staybnb"
     entity_prefix = "LST"
@@ -69,30 +63,12 @@ class AccommodationSite(Site):
         },
     )
 
-    @property
-    def templates(self) -> Mapping[str, TaskTemplate]:
-        from webmdp.sites.accommodation.templates import TEMPLATES
-
-        return TEMPLATES
-
-    def generate_world(self, spec: WorldSpec, rng: random.Random) -> World:
-        return generate_world(spec, rng)
+    state_class = AccommodationState
+    back_actions = {"ListingDetail": "CloseListing", "Checkout": "CancelCheckout"}
+    logic = SiteLogic(generate_world, mdp.transition, mdp.observe, mdp.facts)
 
     def initial_state(self, world: World) -> State:
         return mdp.initial_state(world)
-
-    def transition(self, state: State, action: Action, world: World) -> State:
-        assert isinstance(state, AccommodationState)
-        return mdp.transition(state, action, world)
-
-    def observe(self, state: State, world: World) -> Observation:
-        assert isinstance(state, AccommodationState)
-        return mdp.observe(state, world)
-
-    def browser_back(self, state: State) -> Action | None:
-        assert isinstance(state, AccommodationState)
-        back = {"ListingDetail": "CloseListing", "Checkout": "CancelCheckout"}
-        return Action(back[state.surface]) if state.surface in back else None
 
     def alignment_state(self, state: State) -> State:
         """The one-step notice is shown once and read by nothing; off a listing page, the
@@ -101,7 +77,3 @@ class AccommodationSite(Site):
         if state.surface != "ListingDetail":
             state = state.replace(origin="SearchResults")
         return state.replace(notice="") if state.notice else state
-
-    def facts(self, state: State) -> dict[str, Any]:
-        assert isinstance(state, AccommodationState)
-        return mdp.facts(state)

@@ -2,14 +2,7 @@
 
 from __future__ import annotations
 
-import random
-from collections.abc import Mapping
-from typing import Any
-
-from webmdp.core.model import Observation, State, World, WorldSpec
-from webmdp.core.site import Site
 from webmdp.core.spec import (
-    Action,
     ActionSpec,
     ParamSpec,
     SkillCategory,
@@ -18,11 +11,11 @@ from webmdp.core.spec import (
     VisibilitySpec,
     declare_action,
 )
+from webmdp.sites._common.site import ModularSite, SiteLogic
 from webmdp.sites.calendar import mdp, observe
 from webmdp.sites.calendar import vocab as V
 from webmdp.sites.calendar.state import CalendarState
 from webmdp.sites.calendar.world import CARD_FIELDS, DETAIL_FIELDS, generate_world
-from webmdp.tasks.template import TaskTemplate
 
 NAV, SE, FI = SkillCategory.NAVIGATE, SkillCategory.SEARCH, SkillCategory.FILTER
 INS, CO = SkillCategory.INSPECT, SkillCategory.COMMIT
@@ -56,7 +49,7 @@ ACTIONS: tuple[ActionSpec, ...] = (
 )
 
 
-class CalendarSite(Site):
+class CalendarSite(ModularSite[CalendarState]):
     name = "calendar"
     title = "Calendar"
     entity_prefix = "EVT"
@@ -77,32 +70,8 @@ class CalendarSite(Site):
         surface_fields={k: frozenset(v) for k, v in observe.SURFACE_FIELDS.items()},
     )
 
-    @property
-    def templates(self) -> Mapping[str, TaskTemplate]:
-        from webmdp.sites.calendar.templates import TEMPLATES
-
-        return TEMPLATES
-
-    def generate_world(self, spec: WorldSpec, rng: random.Random) -> World:
-        return generate_world(spec, rng)
-
-    def initial_state(self, world: World) -> State:
-        return CalendarState(surface="WeekView")
-
-    def transition(self, state: State, action: Action, world: World) -> State:
-        assert isinstance(state, CalendarState)
-        return mdp.transition(state, action, world)
-
-    def observe(self, state: State, world: World) -> Observation:
-        assert isinstance(state, CalendarState)
-        return observe.observe(state, world)
-
-    def browser_back(self, state: State) -> Action | None:
-        assert isinstance(state, CalendarState)
-        back = {"EventDetail": "CloseEvent", "EventEditor": "CloseEvent",
-                "SearchResults": "ClearSearch"}.get(state.surface)
-        return Action(back) if back else None
-
-    def facts(self, state: State) -> dict[str, Any]:
-        assert isinstance(state, CalendarState)
-        return observe.facts(state)
+    state_class = CalendarState
+    start_surface = "WeekView"
+    back_actions = {"EventDetail": "CloseEvent", "EventEditor": "CloseEvent",
+                    "SearchResults": "ClearSearch"}
+    logic = SiteLogic(generate_world, mdp.transition, observe.observe, observe.facts)

@@ -3,14 +3,7 @@
 
 from __future__ import annotations
 
-import random
-from collections.abc import Mapping
-from typing import Any
-
-from webmdp.core.model import Observation, State, World, WorldSpec
-from webmdp.core.site import Site
 from webmdp.core.spec import (
-    Action,
     ActionSpec,
     ParamSpec,
     SkillCategory,
@@ -19,12 +12,12 @@ from webmdp.core.spec import (
     VisibilitySpec,
     declare_action,
 )
+from webmdp.sites._common.site import ModularSite, SiteLogic
 from webmdp.sites.chat import mdp, observe
 from webmdp.sites.chat import vocab as V
 from webmdp.sites.chat.catalog import CATALOG, PEOPLE
 from webmdp.sites.chat.state import ChatState
 from webmdp.sites.chat.world import CARD_FIELDS, DETAIL_FIELDS, generate_world
-from webmdp.tasks.template import TaskTemplate
 
 NAV, SE, INS, CO = (SkillCategory.NAVIGATE, SkillCategory.SEARCH, SkillCategory.INSPECT,
                     SkillCategory.COMMIT)
@@ -74,7 +67,7 @@ _CARD = frozenset(CARD_FIELDS)
 _DETAIL = frozenset(CARD_FIELDS + DETAIL_FIELDS)
 
 
-class ChatSite(Site):
+class ChatSite(ModularSite[ChatState]):
     name = "chat"
     title = "Huddle"
     entity_prefix = "MSG"
@@ -94,31 +87,7 @@ class ChatSite(Site):
                         "DirectMessageView": frozenset(), "MemberProfile": _CARD},
     )
 
-    @property
-    def templates(self) -> Mapping[str, TaskTemplate]:
-        from webmdp.sites.chat.templates import TEMPLATES
-
-        return TEMPLATES
-
-    def generate_world(self, spec: WorldSpec, rng: random.Random) -> World:
-        return generate_world(spec, rng)
-
-    def initial_state(self, world: World) -> State:
-        return ChatState(surface="ChannelView")
-
-    def transition(self, state: State, action: Action, world: World) -> State:
-        assert isinstance(state, ChatState)
-        return mdp.transition(state, action, world)
-
-    def observe(self, state: State, world: World) -> Observation:
-        assert isinstance(state, ChatState)
-        return observe.observe(state, world)
-
-    def browser_back(self, state: State) -> Action | None:
-        assert isinstance(state, ChatState)
-        back = {"ThreadView": "CloseThread", "MemberProfile": "CloseMember"}.get(state.surface)
-        return Action(back) if back else None
-
-    def facts(self, state: State) -> dict[str, Any]:
-        assert isinstance(state, ChatState)
-        return observe.facts(state)
+    state_class = ChatState
+    start_surface = "ChannelView"
+    back_actions = {"ThreadView": "CloseThread", "MemberProfile": "CloseMember"}
+    logic = SiteLogic(generate_world, mdp.transition, observe.observe, observe.facts)

@@ -2,14 +2,7 @@
 
 from __future__ import annotations
 
-import random
-from collections.abc import Mapping
-from typing import Any
-
-from webmdp.core.model import Observation, State, World, WorldSpec
-from webmdp.core.site import Site
 from webmdp.core.spec import (
-    Action,
     ActionSpec,
     ParamSpec,
     SkillCategory,
@@ -18,6 +11,7 @@ from webmdp.core.spec import (
     VisibilitySpec,
     declare_action,
 )
+from webmdp.sites._common.site import ModularSite, SiteLogic
 from webmdp.sites.food import mdp, observe
 from webmdp.sites.food import vocab as V
 from webmdp.sites.food.catalog import CATALOG
@@ -31,7 +25,6 @@ from webmdp.sites.food.world import (
     RESTAURANT_DETAIL,
     generate_world,
 )
-from webmdp.tasks.template import TaskTemplate
 
 NAV, INS, CO = SkillCategory.NAVIGATE, SkillCategory.INSPECT, SkillCategory.COMMIT
 ITEM = ParamSpec("item_id", "entity")
@@ -63,7 +56,7 @@ ACTIONS: tuple[ActionSpec, ...] = (
 _LINE = frozenset({"name", "price", "section", "delivery_fee"})
 
 
-class FoodSite(Site):
+class FoodSite(ModularSite[FoodState]):
     name = "food"
     title = "DashEats"
     entity_prefix = "RST"
@@ -90,32 +83,8 @@ class FoodSite(Site):
         },
     )
 
-    @property
-    def templates(self) -> Mapping[str, TaskTemplate]:
-        from webmdp.sites.food.templates import TEMPLATES
-
-        return TEMPLATES
-
-    def generate_world(self, spec: WorldSpec, rng: random.Random) -> World:
-        return generate_world(spec, rng)
-
-    def initial_state(self, world: World) -> State:
-        return FoodState(surface="RestaurantList")
-
-    def transition(self, state: State, action: Action, world: World) -> State:
-        assert isinstance(state, FoodState)
-        return mdp.transition(state, action, world)
-
-    def observe(self, state: State, world: World) -> Observation:
-        assert isinstance(state, FoodState)
-        return observe.observe(state, world)
-
-    def browser_back(self, state: State) -> Action | None:
-        assert isinstance(state, FoodState)
-        back = {"RestaurantDetail": "BackToRestaurants", "MenuItemDetail": "CloseItem",
-                "Cart": "BackToRestaurants", "Checkout": "OpenCart"}.get(state.surface)
-        return Action(back) if back else None
-
-    def facts(self, state: State) -> dict[str, Any]:
-        assert isinstance(state, FoodState)
-        return observe.facts(state)
+    state_class = FoodState
+    start_surface = "RestaurantList"
+    back_actions = {"RestaurantDetail": "BackToRestaurants", "MenuItemDetail": "CloseItem",
+                    "Cart": "BackToRestaurants", "Checkout": "OpenCart"}
+    logic = SiteLogic(generate_world, mdp.transition, observe.observe, observe.facts)

@@ -3,12 +3,7 @@ sale and for rent (WebSTEP Tables 4, 5 and 8, row "Housing")."""
 
 from __future__ import annotations
 
-import random
-from collections.abc import Mapping
-from typing import Any
-
-from webmdp.core.model import Observation, State, World, WorldSpec
-from webmdp.core.site import Site
+from webmdp.core.model import State, World
 from webmdp.core.spec import (
     Action,
     ActionSpec,
@@ -19,11 +14,11 @@ from webmdp.core.spec import (
     VisibilitySpec,
     declare_action,
 )
+from webmdp.sites._common.site import ModularSite, SiteLogic
 from webmdp.sites.housing import mdp
 from webmdp.sites.housing.catalog import CATALOG
 from webmdp.sites.housing.state import HousingState
 from webmdp.sites.housing.world import CARD_FIELDS, DETAIL_FIELDS, generate_world
-from webmdp.tasks.template import TaskTemplate
 
 NAV, INS, CO = SkillCategory.NAVIGATE, SkillCategory.INSPECT, SkillCategory.COMMIT
 PID = ParamSpec("property_id", "entity")
@@ -50,7 +45,7 @@ ACTIONS: tuple[ActionSpec, ...] = (
 )
 
 
-class HousingSite(Site):
+class HousingSite(ModularSite[HousingState]):
     name = "housing"
     title = "Homestead"
     entity_prefix = "HOM"
@@ -76,25 +71,11 @@ class HousingSite(Site):
         },
     )
 
-    @property
-    def templates(self) -> Mapping[str, TaskTemplate]:
-        from webmdp.sites.housing.templates import TEMPLATES
-
-        return TEMPLATES
-
-    def generate_world(self, spec: WorldSpec, rng: random.Random) -> World:
-        return generate_world(spec, rng)
+    state_class = HousingState
+    logic = SiteLogic(generate_world, mdp.transition, mdp.observe, mdp.facts)
 
     def initial_state(self, world: World) -> State:
         return HousingState(surface="SearchResults", saved=tuple(world.meta.get("saved", ())))
-
-    def transition(self, state: State, action: Action, world: World) -> State:
-        assert isinstance(state, HousingState)
-        return mdp.transition(state, action, world)
-
-    def observe(self, state: State, world: World) -> Observation:
-        assert isinstance(state, HousingState)
-        return mdp.observe(state, world)
 
     def browser_back(self, state: State) -> Action | None:
         assert isinstance(state, HousingState)
@@ -114,7 +95,3 @@ class HousingSite(Site):
         if state.surface in ("PropertyDetail", "TourRequest"):
             return state
         return state.replace(agent_open=False, origin="SearchResults")
-
-    def facts(self, state: State) -> dict[str, Any]:
-        assert isinstance(state, HousingState)
-        return mdp.facts(state)

@@ -2,12 +2,7 @@
 
 from __future__ import annotations
 
-import random
-from collections.abc import Mapping
-from typing import Any
-
-from webmdp.core.model import Observation, State, World, WorldSpec
-from webmdp.core.site import Site
+from webmdp.core.model import State
 from webmdp.core.spec import (
     Action,
     ActionSpec,
@@ -18,6 +13,7 @@ from webmdp.core.spec import (
     VisibilitySpec,
     declare_action,
 )
+from webmdp.sites._common.site import ModularSite, SiteLogic
 from webmdp.sites.jobs import mdp, observe
 from webmdp.sites.jobs import vocab as V
 from webmdp.sites.jobs.catalog import CATALOG
@@ -32,7 +28,6 @@ from webmdp.sites.jobs.world import (
     PROFILE_DETAIL,
     generate_world,
 )
-from webmdp.tasks.template import TaskTemplate
 
 NAV, SE, INS, CO = (SkillCategory.NAVIGATE, SkillCategory.SEARCH, SkillCategory.INSPECT,
                     SkillCategory.COMMIT)
@@ -68,7 +63,7 @@ ACTIONS: tuple[ActionSpec, ...] = (
 )
 
 
-class JobsSite(Site):
+class JobsSite(ModularSite[JobsState]):
     name = "jobs"
     title = "ProLink"
     entity_prefix = "JOB"
@@ -96,33 +91,12 @@ class JobsSite(Site):
         },
     )
 
-    @property
-    def templates(self) -> Mapping[str, TaskTemplate]:
-        from webmdp.sites.jobs.templates import TEMPLATES
-
-        return TEMPLATES
-
-    def generate_world(self, spec: WorldSpec, rng: random.Random) -> World:
-        return generate_world(spec, rng)
-
-    def initial_state(self, world: World) -> State:
-        return JobsState(surface="Feed")
-
-    def transition(self, state: State, action: Action, world: World) -> State:
-        assert isinstance(state, JobsState)
-        return mdp.transition(state, action, world)
-
-    def observe(self, state: State, world: World) -> Observation:
-        assert isinstance(state, JobsState)
-        return observe.observe(state, world)
+    state_class = JobsState
+    start_surface = "Feed"
+    back_actions = {"JobDetail": "BackToJobs", "ProfileView": "BackToList"}
+    logic = SiteLogic(generate_world, mdp.transition, observe.observe, observe.facts)
 
     def browser_back(self, state: State) -> Action | None:
-        assert isinstance(state, JobsState)
-        if state.dialog:
+        if self.own(state).dialog:
             return Action("CloseDialog")
-        back = {"JobDetail": "BackToJobs", "ProfileView": "BackToList"}.get(state.surface)
-        return Action(back) if back else None
-
-    def facts(self, state: State) -> dict[str, Any]:
-        assert isinstance(state, JobsState)
-        return observe.facts(state)
+        return super().browser_back(state)

@@ -2,14 +2,8 @@
 
 from __future__ import annotations
 
-import random
-from collections.abc import Mapping
-from typing import Any
-
-from webmdp.core.model import Observation, State, World, WorldSpec
-from webmdp.core.site import Site
+from webmdp.core.model import State, World
 from webmdp.core.spec import (
-    Action,
     ActionSpec,
     ParamSpec,
     SkillCategory,
@@ -18,11 +12,11 @@ from webmdp.core.spec import (
     VisibilitySpec,
     declare_action,
 )
+from webmdp.sites._common.site import ModularSite, SiteLogic
 from webmdp.sites.mail import catalog as C
 from webmdp.sites.mail import mdp, observe
 from webmdp.sites.mail.state import MailState
 from webmdp.sites.mail.world import CARD_FIELDS, DETAIL_FIELDS, generate_world
-from webmdp.tasks.template import TaskTemplate
 
 N, SE, F, IN, CO = (SkillCategory.NAVIGATE, SkillCategory.SEARCH, SkillCategory.FILTER,
                    SkillCategory.INSPECT, SkillCategory.COMMIT)
@@ -71,7 +65,7 @@ ACTIONS: tuple[ActionSpec, ...] = (
 )
 
 
-class MailSite(Site):
+class MailSite(ModularSite[MailState]):
     name = "mail"
     title = "Mailbox"
     entity_prefix = "THR"
@@ -95,14 +89,9 @@ class MailSite(Site):
         },
     )
 
-    @property
-    def templates(self) -> Mapping[str, TaskTemplate]:
-        from webmdp.sites.mail.templates import TEMPLATES
-
-        return TEMPLATES
-
-    def generate_world(self, spec: WorldSpec, rng: random.Random) -> World:
-        return generate_world(spec, rng)
+    state_class = MailState
+    back_actions = {"ThreadView": "CloseThread"}
+    logic = SiteLogic(generate_world, mdp.transition, observe.observe, observe.facts)
 
     def initial_state(self, world: World) -> State:
         ents = world.entities.values()
@@ -119,24 +108,8 @@ class MailSite(Site):
             labels=tuple((e["id"], tuple(sorted(e["labels"]))) for e in ents if e["labels"]),
         )
 
-    def transition(self, state: State, action: Action, world: World) -> State:
-        assert isinstance(state, MailState)
-        return mdp.transition(state, action, world)
-
-    def observe(self, state: State, world: World) -> Observation:
-        assert isinstance(state, MailState)
-        return observe.observe(state, world)
-
-    def browser_back(self, state: State) -> Action | None:
-        assert isinstance(state, MailState)
-        return Action("CloseThread") if state.surface == "ThreadView" else None
-
     def alignment_state(self, state: State) -> State:
         """The notice ("Conversation archived.") is a one-step toast: shown, never read by a
         transition, gone after the next one."""
         assert isinstance(state, MailState)
         return state.replace(notice="") if state.notice else state
-
-    def facts(self, state: State) -> dict[str, Any]:
-        assert isinstance(state, MailState)
-        return observe.facts(state)

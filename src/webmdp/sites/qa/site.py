@@ -2,12 +2,7 @@
 
 from __future__ import annotations
 
-import random
-from collections.abc import Mapping
-from typing import Any
-
-from webmdp.core.model import Observation, State, World, WorldSpec
-from webmdp.core.site import Site
+from webmdp.core.model import State
 from webmdp.core.spec import (
     Action,
     ActionSpec,
@@ -18,6 +13,7 @@ from webmdp.core.spec import (
     VisibilitySpec,
     declare_action,
 )
+from webmdp.sites._common.site import ModularSite, SiteLogic
 from webmdp.sites.qa import mdp, observe
 from webmdp.sites.qa import vocab as V
 from webmdp.sites.qa.catalog import CATALOG
@@ -30,7 +26,6 @@ from webmdp.sites.qa.world import (
     USER_PROFILE,
     generate_world,
 )
-from webmdp.tasks.template import TaskTemplate
 
 NAV, INS, FI, CO = (SkillCategory.NAVIGATE, SkillCategory.INSPECT, SkillCategory.FILTER,
                     SkillCategory.COMMIT)
@@ -61,7 +56,7 @@ ACTIONS: tuple[ActionSpec, ...] = (
 _BRIEF = frozenset(QUESTION_CARD + USER_BRIEF)
 
 
-class QASite(Site):
+class QASite(ModularSite[QAState]):
     name = "qa"
     title = "StackOverload"
     entity_prefix = "QST"
@@ -86,30 +81,10 @@ class QASite(Site):
         },
     )
 
-    @property
-    def templates(self) -> Mapping[str, TaskTemplate]:
-        from webmdp.sites.qa.templates import TEMPLATES
-
-        return TEMPLATES
-
-    def generate_world(self, spec: WorldSpec, rng: random.Random) -> World:
-        return generate_world(spec, rng)
-
-    def initial_state(self, world: World) -> State:
-        return QAState(surface="QuestionList")
-
-    def transition(self, state: State, action: Action, world: World) -> State:
-        assert isinstance(state, QAState)
-        return mdp.transition(state, action, world)
-
-    def observe(self, state: State, world: World) -> Observation:
-        assert isinstance(state, QAState)
-        return observe.observe(state, world)
+    state_class = QAState
+    start_surface = "QuestionList"
+    logic = SiteLogic(generate_world, mdp.transition, observe.observe, observe.facts)
 
     def browser_back(self, state: State) -> Action | None:
         assert isinstance(state, QAState)
         return Action("GoBack") if state.surface != "QuestionList" else None
-
-    def facts(self, state: State) -> dict[str, Any]:
-        assert isinstance(state, QAState)
-        return observe.facts(state)

@@ -2,14 +2,7 @@
 
 from __future__ import annotations
 
-import random
-from collections.abc import Mapping
-from typing import Any
-
-from webmdp.core.model import Observation, State, World, WorldSpec
-from webmdp.core.site import Site
 from webmdp.core.spec import (
-    Action,
     ActionSpec,
     ParamSpec,
     SkillCategory,
@@ -18,6 +11,7 @@ from webmdp.core.spec import (
     VisibilitySpec,
     declare_action,
 )
+from webmdp.sites._common.site import ModularSite, SiteLogic
 from webmdp.sites.repo import mdp, observe
 from webmdp.sites.repo import vocab as V
 from webmdp.sites.repo.catalog import CATALOG
@@ -32,7 +26,6 @@ from webmdp.sites.repo.world import (
     REPO_DETAIL,
     generate_world,
 )
-from webmdp.tasks.template import TaskTemplate
 
 NAV, FI = SkillCategory.NAVIGATE, SkillCategory.FILTER
 INS, CO = SkillCategory.INSPECT, SkillCategory.COMMIT
@@ -79,7 +72,7 @@ _REPO_HEAD = frozenset({"name", "owner"})
 _ITEM = frozenset(ISSUE_CARD)
 
 
-class RepoSite(Site):
+class RepoSite(ModularSite[RepoState]):
     name = "repo"
     title = "CodeHub"
     entity_prefix = "REPO"
@@ -109,33 +102,9 @@ class RepoSite(Site):
         },
     )
 
-    @property
-    def templates(self) -> Mapping[str, TaskTemplate]:
-        from webmdp.sites.repo.templates import TEMPLATES
-
-        return TEMPLATES
-
-    def generate_world(self, spec: WorldSpec, rng: random.Random) -> World:
-        return generate_world(spec, rng)
-
-    def initial_state(self, world: World) -> State:
-        return RepoState(surface="RepoList")
-
-    def transition(self, state: State, action: Action, world: World) -> State:
-        assert isinstance(state, RepoState)
-        return mdp.transition(state, action, world)
-
-    def observe(self, state: State, world: World) -> Observation:
-        assert isinstance(state, RepoState)
-        return observe.observe(state, world)
-
-    def browser_back(self, state: State) -> Action | None:
-        assert isinstance(state, RepoState)
-        back = {"RepoDetail": "BackToRepos", "IssueList": "OpenCodeTab",
-                "IssueDetail": "BackToIssues", "PullRequestList": "OpenCodeTab",
-                "PRDetail": "BackToPRs"}.get(state.surface)
-        return Action(back) if back else None
-
-    def facts(self, state: State) -> dict[str, Any]:
-        assert isinstance(state, RepoState)
-        return observe.facts(state)
+    state_class = RepoState
+    start_surface = "RepoList"
+    back_actions = {"RepoDetail": "BackToRepos", "IssueList": "OpenCodeTab",
+                    "IssueDetail": "BackToIssues", "PullRequestList": "OpenCodeTab",
+                    "PRDetail": "BackToPRs"}
+    logic = SiteLogic(generate_world, mdp.transition, observe.observe, observe.facts)

@@ -2,12 +2,7 @@
 
 from __future__ import annotations
 
-import random
-from collections.abc import Mapping
-from typing import Any
-
-from webmdp.core.model import Observation, State, World, WorldSpec
-from webmdp.core.site import Site
+from webmdp.core.model import State
 from webmdp.core.spec import (
     Action,
     ActionSpec,
@@ -18,11 +13,11 @@ from webmdp.core.spec import (
     VisibilitySpec,
     declare_action,
 )
+from webmdp.sites._common.site import ModularSite, SiteLogic
 from webmdp.sites.shopping import catalog as C
 from webmdp.sites.shopping import mdp
 from webmdp.sites.shopping.state import ShoppingState
 from webmdp.sites.shopping.world import CARD_FIELDS, DETAIL_FIELDS, generate_world
-from webmdp.tasks.template import TaskTemplate
 
 NAV, SE, F, INS, CO = (SkillCategory.NAVIGATE, SkillCategory.SEARCH, SkillCategory.FILTER,
                    SkillCategory.INSPECT, SkillCategory.COMMIT)
@@ -70,7 +65,7 @@ ACTIONS: tuple[ActionSpec, ...] = (
 _CART_FIELDS = frozenset({"title", "brand", "price", "image"})
 
 
-class ShoppingSite(Site):
+class ShoppingSite(ModularSite[ShoppingState]):
     name = "shopping"
     title = "Shopwise"
     entity_prefix = "PRD"
@@ -97,25 +92,9 @@ class ShoppingSite(Site):
         },
     )
 
-    @property
-    def templates(self) -> Mapping[str, TaskTemplate]:
-        from webmdp.sites.shopping.templates import TEMPLATES
-
-        return TEMPLATES
-
-    def generate_world(self, spec: WorldSpec, rng: random.Random) -> World:
-        return generate_world(spec, rng)
-
-    def initial_state(self, world: World) -> State:
-        return ShoppingState(surface="Home")
-
-    def transition(self, state: State, action: Action, world: World) -> State:
-        assert isinstance(state, ShoppingState)
-        return mdp.transition(state, action, world)
-
-    def observe(self, state: State, world: World) -> Observation:
-        assert isinstance(state, ShoppingState)
-        return mdp.observe(state, world)
+    state_class = ShoppingState
+    start_surface = "Home"
+    logic = SiteLogic(generate_world, mdp.transition, mdp.observe, mdp.facts)
 
     def browser_back(self, state: State) -> Action | None:
         assert isinstance(state, ShoppingState)
@@ -130,7 +109,3 @@ class ShoppingSite(Site):
         if state.surface == "ProductDetail" or not (state.color or state.size):
             return state
         return state.replace(color="", size="")
-
-    def facts(self, state: State) -> dict[str, Any]:
-        assert isinstance(state, ShoppingState)
-        return mdp.facts(state)
