@@ -69,3 +69,11 @@ def strings(value: Any) -> Iterator[str]:
     elif isinstance(value, list | tuple):
         for v in value:
             yield from strings(v)
+
+
+def play(site: Site, world: World, *actions: Action) -> State:
+    """The state ``actions`` reach from the start state (each validated, as an env does)."""
+    state = site.initial_state(world)
+    for action in actions:
+        state = site.step(state, action, world)
+    return state

@@ -8,7 +8,7 @@ from functools import cache
 
 import pytest
 
-from support import site_tasks
+from support import play, site_tasks
 from webmdp.core import Action, SurfaceKind, World
 from webmdp.core.model import WorldSpec
 from webmdp.errors import InvalidAction
@@ -37,9 +37,7 @@ def _world(task: Task) -> World:
 
 
 def _run(world: World, *actions: Action) -> AccommodationState:
-    s = SITE.initial_state(world)
-    for a in actions:
-        s = SITE.step(s, a, world)
+    s = play(SITE, world, *actions)
     assert isinstance(s, AccommodationState)
     return s
 

@@ -7,7 +7,7 @@ import collections
 
 import pytest
 
-from support import site_tasks
+from support import play, site_tasks
 from webmdp.core import Action, SurfaceKind, World
 from webmdp.errors import InvalidAction
 from webmdp.sites import get_site
@@ -26,9 +26,7 @@ def _world(task: Task) -> World:
 
 
 def _run(world: World, *actions: Action) -> HousingState:
-    s = SITE.initial_state(world)
-    for a in actions:
-        s = SITE.step(s, a, world)
+    s = play(SITE, world, *actions)
     assert isinstance(s, HousingState)
     return s
 

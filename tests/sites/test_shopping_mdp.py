@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from support import play
 from webmdp.core import Action, SurfaceKind, World
 from webmdp.errors import InvalidAction
 from webmdp.sites import get_site
@@ -35,9 +36,7 @@ def _world(task: Task) -> World:
 
 
 def _run(world: World, *actions: Action) -> ShoppingState:
-    s = SITE.initial_state(world)
-    for a in actions:
-        s = SITE.step(s, a, world)
+    s = play(SITE, world, *actions)
     assert isinstance(s, ShoppingState)
     return s
 
