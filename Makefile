@@ -26,8 +26,11 @@ test: setup
 	$(BIN)/mypy
 	$(BIN)/python -m pytest -q -p no:cacheprovider
 
+comma := ,
+# `make test-slow SITES=mail,food` runs the slow suite's parts for those sites only.
 test-slow: setup
-	$(BIN)/python -m pytest -q -p no:cacheprovider -m slow
+	$(BIN)/python -m pytest -q -p no:cacheprovider -m slow \
+	  $(if $(filter-out all,$(SITES)),-k "$(subst $(comma), or ,$(SITES))")
 
 lint: setup
 	$(BIN)/ruff check src tests benchmarks

@@ -2,7 +2,7 @@
 
 Prints absolute figures and ratios against baselines measured in the same run:
 - transitions/s of ``site.step`` on one core vs. a bare ``dataclasses.replace`` loop;
-- generating and oracle-verifying every task vs. the issue's 5 s target.
+- generating and oracle-verifying every task (1,800 over ten sites) vs. a 10 s target.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from webmdp.sites import get_site, site_names
 from webmdp.tasks import generate_site_tasks
 
 TARGET_TPS = 20_000
-TARGET_GEN_S = 5.0
+TARGET_GEN_S = 10.0  # issue 10: all 1,800 tasks of the ten sites
 
 
 def _timeit(fn, min_s: float = 1.0) -> tuple[int, float]:  # type: ignore[no-untyped-def]

@@ -6,7 +6,6 @@ import json
 import os
 import subprocess
 import sys
-import time
 from collections import Counter
 
 import pytest
@@ -143,13 +142,11 @@ def test_oracles_replay_and_satisfy_verifier(mail_tasks: list[Task]) -> None:
             t.template == "find_email_extract"
 
 
-def test_generation_is_deterministic_and_fast(mail_tasks: list[Task]) -> None:
-    start = time.perf_counter()
+def test_generation_is_deterministic(mail_tasks: list[Task]) -> None:
+    """(Speed is measured by benchmarks/bench_mdp.py, never asserted in a test.)"""
     again = generate_site_tasks(SITE)
-    elapsed = time.perf_counter() - start
     dump = [json.dumps(t.model_dump(mode="json"), sort_keys=True) for t in mail_tasks]
     assert dump == [json.dumps(t.model_dump(mode="json"), sort_keys=True) for t in again]
-    assert elapsed < 3.0, f"180 mail tasks took {elapsed:.2f}s"
 
 
 # -- hard negatives and information gap ---------------------------------------------------------

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import contextlib
+import copy
 import random
-import time
 
 import pytest
 
@@ -207,7 +207,9 @@ def test_reply_all_forward_and_send_facts(world: World) -> None:
     assert s.surface == "ThreadList"
 
 
-def test_transitions_are_pure_and_fast(world: World) -> None:
+def test_transitions_are_pure(world: World) -> None:
+    """Replaying the same (state, action) pairs gives equal states and leaves the old ones
+    untouched (throughput is benchmarks/bench_mdp.py's job, never a test's)."""
     s0 = SITE.initial_state(world)
     tid = _id(world, "Priya Patel")
     a = Action("Star", {"thread_id": tid})
@@ -223,13 +225,11 @@ def test_transitions_are_pure_and_fast(world: World) -> None:
         pairs.append((s, act))
         with contextlib.suppress(InvalidAction):
             s = SITE.step(s, act, world)
-    start = time.perf_counter()
-    for _ in range(5):
-        for st, act in pairs:
-            with contextlib.suppress(InvalidAction):
-                SITE.step(st, act, world)
-    rate = 5 * len(pairs) / (time.perf_counter() - start)
-    assert rate > 5_000, f"{rate:.0f} transitions/s"
+    for st, act in pairs:
+        before = copy.deepcopy(st)
+        with contextlib.suppress(InvalidAction):
+            assert SITE.step(st, act, world) == SITE.step(st, act, world)
+        assert st == before
 
 
 def test_page_clamps_when_the_list_shrinks(world: World) -> None:

@@ -45,7 +45,12 @@ _OCCLUSION_JS = """() => {
     const bound = hit && hit.closest('[data-action]');
     const same = bound && bound.dataset.action === el.dataset.action
                  && bound.dataset.params === el.dataset.params;
-    if (!same) bad.push(el.dataset.testid);  // a click at its centre would not dispatch it
+    if (!same) {  // a click at its centre would not dispatch it: name what is there instead
+      const named = hit && hit.closest('[data-testid]');
+      const by = !hit ? 'nothing' : named ? named.dataset.testid
+        : hit.tagName.toLowerCase() + '.' + String(hit.className).split(' ').join('.');
+      bad.push([el.dataset.testid, by]);
+    }
   }
   return {occluded: bad, selects: document.querySelectorAll('select').length};
 }"""
@@ -80,8 +85,9 @@ class _CheckingOracle(OracleAgent):
         page = self._env.page
         res = page.evaluate(_OCCLUSION_JS)
         self._report.pages_checked += 1
-        for tid in res["occluded"]:
-            self._report.level2.append(f"{page.url}: element {tid} is occluded")
+        for tid, by in res["occluded"]:
+            self._report.level2.append(f"{self._env.task.id} {page.url}: element {tid} is "
+                                       f"occluded by {by}")
         if res["selects"]:
             self._report.level2.append(f"{page.url}: uses a native <select>")
         return super().act(obs)
