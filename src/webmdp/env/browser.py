@@ -15,7 +15,7 @@ from pydantic import ValidationError
 from webmdp.env.actions import GUIAction
 from webmdp.env.axtree import SCRIPT as AXTREE_JS
 from webmdp.env.axtree import render_axtree
-from webmdp.env.chromium import VIEWPORT, BrowserHost
+from webmdp.env.chromium import VIEWPORT, BrowserHost, brief
 from webmdp.env.episode import DEFAULT_STEP_BUDGET, INVALID_KIND, Episode
 from webmdp.errors import AgentFault, BrowserError, ConfigError, InfrastructureError
 from webmdp.server.runner import ServerHandle
@@ -151,7 +151,7 @@ class BrowserEnv:
             self.page.goto(self.server.url + created["url"], wait_until="load")
             obs = self._observe()
         except Exception as exc:
-            raise BrowserError(f"reset failed: {exc}", task_id=self.task.id) from exc
+            raise BrowserError(f"reset failed: {brief(exc)}", task_id=self.task.id) from exc
         self.episode.trace.initial_screenshot = self._save_screenshot(obs, "reset")
         return obs, {"task_id": self.task.id, "instruction": self.task.instruction}
 
@@ -179,7 +179,7 @@ class BrowserEnv:
         except InfrastructureError:
             raise
         except Exception as exc:
-            raise BrowserError(f"{act.kind} failed: {exc}", task_id=self.task.id,
+            raise BrowserError(f"{act.kind} failed: {brief(exc)}", task_id=self.task.id,
                                step=episode.n_steps) from exc
         transitions = self._new_transitions()
         shot = self._save_screenshot(obs)
@@ -218,7 +218,7 @@ class BrowserEnv:
             self.page.goto(self.server.url + data["url"], wait_until="load")
             obs = self._observe()
         except Exception as exc:
-            raise BrowserError(f"restore failed: {exc}", task_id=self.task.id,
+            raise BrowserError(f"restore failed: {brief(exc)}", task_id=self.task.id,
                                step=episode.n_steps) from exc
         episode.record_restore(snapshot_id, node=node, state_key=data["state_key"])
         return obs

@@ -126,6 +126,22 @@ def _start_time(pid: int) -> int | None:
     return None if fields[0] in ("Z", "X") else int(fields[19])
 
 
+def _parent(pid: int) -> int | None:
+    """A process's parent pid (/proc/PID/stat field 4); ``None`` if it is gone."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    return int(stat[stat.rindex(")") + 2:].split()[1])
+
+
+def brief(exc: BaseException, limit: int = 600) -> str:
+    """A Playwright error without the browser's own log that it appends after a crash (pages
+    of D-Bus noise): what an infrastructure failure's cause should say."""
+    text = str(exc).split("\nBrowser logs:")[0].rstrip()
+    return text if len(text) <= limit else text[:limit] + " ..."
+
+
 def _descendants(pid: int) -> list[int]:
     """Every live process below ``pid`` in the process tree (from /proc)."""
     children: dict[int, list[int]] = {}
@@ -147,6 +163,13 @@ def _descendants(pid: int) -> list[int]:
     return out
 
 
+def _kill_if(pid: int, started: int) -> None:
+    """SIGKILL ``pid`` if it is still the process that started at ``started``."""
+    if _start_time(pid) == started:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+
+
 class BrowserHost:
     """One Chromium process, shared by many episodes (one browser context each).
 
@@ -159,7 +182,9 @@ class BrowserHost:
         self.browser: Any = None
         self.pid: int | None = None
         self._started: int | None = None  # the browser process's start time, with pid
+        self._driver_proc: tuple[int, int] | None = None  # the driver's pid and start time
         self._killed = False
+        self._driver_killed = False
         self._drv: _Driver | None = None
         try:
             self.launch()
@@ -179,10 +204,14 @@ class BrowserHost:
         except BrowserError:
             raise
         except Exception as exc:
-            raise BrowserError(f"Chromium failed to start: {exc}") from exc
+            raise BrowserError(f"Chromium failed to start: {brief(exc)}") from exc
         self._killed = False
-        self.pid = self.browser_pid()
-        self._started = _start_time(self.pid) if self.pid is not None else None
+        pid = self.browser_pid()
+        self._started = _start_time(pid) if pid is not None else None
+        self.pid = pid
+        driver = _parent(pid) if pid is not None else None  # Playwright's driver started it
+        started = _start_time(driver) if driver is not None else None
+        self._driver_proc = (driver, started) if driver and started is not None else None
 
     def browser_pid(self) -> int | None:
         """The Chromium browser process id (for fault-injection tests and diagnostics)."""
@@ -199,15 +228,24 @@ class BrowserHost:
         return (not self._killed and self.browser is not None
                 and self.browser.is_connected())
 
-    def kill(self) -> None:
+    def kill(self, *, driver: bool = False) -> None:
         """SIGKILL this host's Chromium (browser, renderers, helpers) and nothing else; safe
         from any thread (it touches no Playwright object). :meth:`ensure` relaunches.
 
         Playwright starts Chromium detached, so the browser leads its own process group and
         the group is killed; otherwise the browser and its descendants found in /proc are.
-        The recorded start time guards against a pid reused by another process."""
+        The recorded start time guards against a pid reused by another process.
+
+        With ``driver``, this thread's Playwright driver is killed too: every call waiting on
+        it fails at once. A dead Chromium alone does not always do that (Playwright 1.65 can
+        wait for ever in ``new_page`` when the browser dies while the page is made). The
+        driver is shared by the thread's other hosts, so use it where a thread has one host
+        (the runner's slots); :meth:`ensure` then starts a new driver."""
         pid, started = self.pid, self._started
         self._killed = True
+        if driver and self._driver_proc is not None:
+            self._driver_killed = True
+            _kill_if(*self._driver_proc)
         if pid is None or started is None or _start_time(pid) != started:
             return  # never known, or already gone
         with contextlib.suppress(ProcessLookupError):
@@ -218,8 +256,24 @@ class BrowserHost:
                 with contextlib.suppress(ProcessLookupError):
                     os.kill(p, signal.SIGKILL)
 
+    def browser_gone(self) -> bool:
+        """True when the launched browser process has exited (safe from any thread); False
+        while none is launched or known."""
+        pid, started = self.pid, self._started
+        return pid is not None and started is not None and _start_time(pid) != started
+
     def ensure(self) -> None:
-        """Relaunch after a crash (or a :meth:`kill`) so the run can go on."""
+        """Relaunch after a crash (or a :meth:`kill`) so the run can go on; after a killed
+        driver, with a new one."""
+        if self._driver_killed:
+            self._driver_killed = False
+            self.browser = None  # its connection died with the driver
+            drv, self._drv = self._drv, None
+            if drv is not None:
+                with contextlib.suppress(Exception):
+                    drv.stop()
+                drv.stopped = True
+                drv.hosts -= 1
         if not self.alive():
             self._drop_browser()
             self.launch()
@@ -237,8 +291,10 @@ class BrowserHost:
     def _drop_browser(self) -> None:
         """Close the browser if Playwright still holds it open. After a :meth:`kill` it may
         not have noticed yet; closing then only tidies up, and may fail."""
+        gone = self._killed or self.browser_gone()
+        self.pid = self._started = None
         if self.browser is not None and self.browser.is_connected():
-            if self._killed:
+            if gone:
                 with contextlib.suppress(Exception):
                     self.browser.close()
             else:

@@ -49,6 +49,11 @@ class Outcome:
     cause: str | None = None
 
 
+DEAD_GRACE_S = 10.0
+"""How long a slot may stay in a Playwright call after its Chromium died before the step
+watchdog kills the slot's driver (Playwright does not always notice a dead browser)."""
+
+
 class Slot:
     """One episode at a time: the thread's Chromium, and what the step watchdog watches."""
 
@@ -57,6 +62,7 @@ class Slot:
         self.busy_since: float | None = None
         self.last_beat = 0.0
         self.killed: str | None = None
+        self.dead_seen: tuple[int, float] | None = None  # (browser pid, when seen dead)
 
     def beat(self, _n: int) -> None:
         self.last_beat = time.monotonic()
@@ -114,17 +120,40 @@ class WorkerContext:
 
     def watch_steps(self, stop: threading.Event) -> None:
         """The step watchdog: a browser step silent for longer than the step timeout gets its
-        Chromium killed (that slot's only), so the episode ends as an infrastructure failure
-        and is retried. Runs until ``stop`` is set."""
+        Chromium and the slot's Playwright driver killed (that slot's only), so the episode
+        ends as an infrastructure failure and is retried. So does a slot still waiting on
+        Playwright :data:`DEAD_GRACE_S` after its Chromium died. Runs until ``stop`` is
+        set."""
         limit = self.settings.step_timeout_s
         while not stop.wait(min(1.0, limit / 4)):
             now = time.monotonic()
             for slot in list(self.slots):
-                if (slot.busy_since is not None and slot.host is not None
-                        and slot.killed is None and now - slot.last_beat > limit):
-                    slot.killed = f"step watchdog: no progress for {limit:g} s, Chromium killed"
-                    with contextlib.suppress(Exception):
-                        slot.host.kill()
+                host = slot.host
+                if slot.busy_since is None or host is None or slot.killed is not None:
+                    slot.dead_seen = None
+                    continue
+                if now - slot.last_beat > limit:
+                    cause = f"step watchdog: no progress for {limit:g} s, Chromium killed"
+                elif self._stuck_on_dead_browser(slot, host, now):
+                    cause = (f"step watchdog: Chromium died and Playwright still waited "
+                             f"{DEAD_GRACE_S:g} s later; its driver killed")
+                else:
+                    continue
+                slot.killed = cause
+                with contextlib.suppress(Exception):
+                    host.kill(driver=True)
+
+    @staticmethod
+    def _stuck_on_dead_browser(slot: Slot, host: Any, now: float) -> bool:
+        pid = host.pid
+        if pid is None or not host.browser_gone():
+            slot.dead_seen = None
+            return False
+        if slot.dead_seen is None or slot.dead_seen[0] != pid:
+            slot.dead_seen = (pid, now)
+            return False
+        seen = slot.dead_seen[1]
+        return now - seen > DEAD_GRACE_S and slot.last_beat < seen
 
 
 def execute(ctx: WorkerContext, spec: EpisodeSpec, slot: Slot,

@@ -1,0 +1,74 @@
+"""The step watchdog against a Chromium that dies while Playwright never says so.
+
+Playwright 1.65 can wait for ever in a call (``new_page``) when its browser dies at the wrong
+moment. Here that is made certain: the slot's driver is stopped (SIGSTOP, so it reports
+nothing) and its Chromium killed, then the slot calls Playwright. The watchdog must notice the
+dead browser, kill the driver, and the slot must get an error and go on with a new driver.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from webmdp.env import chromium
+from webmdp.env.chromium import BrowserHost
+from webmdp.runner import worker
+from webmdp.runner.spec import RunSettings
+from webmdp.runner.worker import WorkerContext
+
+pytestmark = pytest.mark.browser
+
+
+def test_a_call_left_waiting_by_a_dead_chromium_is_ended(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.setattr(worker, "DEAD_GRACE_S", 1.0)
+    (tmp_path / "tasks.jsonl").write_text("")
+    ctx = WorkerContext(tmp_path, RunSettings(step_timeout_s=600.0))
+    slot = ctx.new_slot()
+    stop = threading.Event()
+    watchdog = threading.Thread(target=ctx.watch_steps, args=(stop,), daemon=True)
+    seen: dict[str, Any] = {}
+
+    def slot_thread() -> None:  # a slot's own thread, so its own Playwright driver
+        try:
+            host = slot.host = BrowserHost()
+            page = host.browser.new_page()
+            driver_pid = host._driver_proc[0]  # type: ignore[index]
+            os.kill(driver_pid, signal.SIGSTOP)  # Playwright will hear nothing from now on
+            os.killpg(host.pid, signal.SIGKILL)  # type: ignore[arg-type]  # a crash
+            slot.busy_since = slot.last_beat = time.monotonic()
+            t0 = time.monotonic()
+            try:
+                page.evaluate("1 + 1")
+            except Exception as exc:  # the driver's death ends the call
+                seen["error"] = type(exc).__name__
+            seen["waited"] = time.monotonic() - t0
+            slot.busy_since = None
+            seen["old_driver"] = driver_pid
+            host.ensure()  # a new driver and a new Chromium, in the same thread
+            page = host.browser.new_page()
+            page.set_content("<p>back</p>")
+            seen["after"] = page.inner_text("p")
+            seen["new_driver"] = host._driver_proc[0]  # type: ignore[index]
+            host.close()
+        except BaseException as exc:  # report it to the test
+            seen["failure"] = repr(exc)
+
+    watchdog.start()
+    t = threading.Thread(target=slot_thread, daemon=True)
+    t.start()
+    t.join(120)
+    stop.set()
+    assert not t.is_alive(), "the slot stayed stuck"
+    assert "failure" not in seen, seen.get("failure")
+    assert seen["error"] and seen["waited"] >= 1.0  # ended by the watchdog, after its grace
+    assert slot.killed is not None and "Chromium died" in slot.killed
+    assert seen["after"] == "back"
+    assert seen["new_driver"] != seen["old_driver"]
+    assert chromium._start_time(seen["old_driver"]) is None  # the stopped driver was killed
