@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from support import site_tasks
-from webmdp.runner.validate import validate_site, validate_sites
+from webmdp.runner.validate import _OCCLUSION_JS, validate_site, validate_sites
 from webmdp.sites import site_names
 
 pytestmark = pytest.mark.browser
@@ -44,3 +44,22 @@ def test_parallel_validation_equals_the_sequential_one() -> None:
     mail = parallel[1]
     assert [p.split(":")[0] for p in mail.level3] == [bad.id] and not mail.ok
     assert parallel[0].ok
+
+
+def test_the_occlusion_check_names_the_cover_and_ignores_the_screen_edge(host) -> None:  # type: ignore[no-untyped-def]
+    page = host.browser.new_page(viewport={"width": 1440, "height": 900})
+    try:
+        page.set_content("""<body style="margin:0"><div id="app">
+          <button data-action="a" data-params="{}" data-testid="Covered"
+                  style="position:absolute;top:100px;left:100px">covered</button>
+          <div data-testid="Banner" style="position:absolute;top:90px;left:90px;width:300px;
+               height:60px;background:#fff"></div>
+          <button data-action="b" data-params="{}" data-testid="Free"
+                  style="position:absolute;top:300px;left:100px">free</button>
+          <button data-action="c" data-params="{}" data-testid="AtTheEdge"
+                  style="position:absolute;top:889px;left:100px;height:21px">edge</button>
+        </div></body>""")
+        res = page.evaluate(_OCCLUSION_JS)
+    finally:
+        page.close()
+    assert res["occluded"] == [["Covered", "Banner"]]  # half off screen: an agent scrolls first

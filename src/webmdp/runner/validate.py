@@ -37,7 +37,8 @@ _OCCLUSION_JS = """() => {
     if (el.closest('details:not([open])') && !el.closest('summary')) continue;
     const r = el.getBoundingClientRect();
     const cx = r.left + r.width / 2, cy = r.top + r.height / 2;
-    const off = cy < 0 || cy >= innerHeight || cx < 0 || cx >= innerWidth;
+    // hit testing rounds: a centre in the last pixel row hits nothing, as if off screen
+    const off = cy < 0 || cy > innerHeight - 1 || cx < 0 || cx > innerWidth - 1;
     if (r.width === 0 || r.height === 0 || off) continue;  // off screen: an agent scrolls first
     const hit = document.elementFromPoint(cx, cy);
     const menu = hit && hit.closest('details[open]');
