@@ -117,6 +117,9 @@ class ViewCase:
     exact_bindings: bool = False
     """Every binding is an offered action with the same parameters (else: the same name, as
     quick picks bind an offered form's action with its typed values filled in)."""
+    refusals: frozenset[str] = field(default_factory=frozenset)
+    """Offered actions whose transition may refuse in a sampled state: a form's own validation
+    (sending a draft without a recipient), which the agent sees as an error."""
 
 
 def _search(name: str = "Search") -> tuple[Action, ...]:
@@ -125,10 +128,12 @@ def _search(name: str = "Search") -> tuple[Action, ...]:
 
 CASES: dict[str, ViewCase] = {
     "shopping": ViewCase(_examples("shopping"), _search(), frozenset({"Search"})),
-    "mail": ViewCase(_examples("mail"), _search("SearchEmails"), frozenset({"SearchEmails"})),
+    "mail": ViewCase(_examples("mail"), _search("SearchEmails"), frozenset({"SearchEmails"}),
+                     refusals=frozenset({"Send"})),
     "accommodation": ViewCase(_examples("accommodation"), _search(), frozenset({"Search"}),
                               exact_bindings=True),
-    "housing": ViewCase(_examples("housing"), _search(), frozenset({"Search"})),
+    "housing": ViewCase(_examples("housing"), _search(), frozenset({"Search"}),
+                        exact_bindings=True),
     "food": ViewCase(_food, _search(), frozenset({"Search", "AddToCart", "UpdateQuantity",
                                                   "PlaceOrder"}), untyped=frozenset({"address"})),
     "calendar": ViewCase(_calendar, _search("SearchEvents"),

@@ -16,6 +16,8 @@ from support import site_tasks
 from view_cases import CASES, FORM, XSS, render, view_states
 from webmdp.core.check import bound_pairs
 from webmdp.core.model import World
+from webmdp.core.spec import Action
+from webmdp.errors import InvalidAction
 from webmdp.sites import get_site, site_names
 from webmdp.sites._common import views
 
@@ -44,6 +46,24 @@ def test_every_offered_action_is_bound_and_every_binding_is_offered(site_name: s
         if CASES[site_name].exact_bindings:
             assert bound <= offered, (obs.surface, sorted(bound - offered)[:3])
         assert {n for n, _ in bound} <= {a.name for a in obs.available}, obs.surface
+
+
+@pytest.mark.parametrize("site_name", SITES)
+def test_every_complete_binding_steps(site_name: str) -> None:
+    """A control whose parameters are all in the page (a form adds the typed ones) must take
+    its transition in that state: a dead control would be a trap for an agent."""
+    site, refusals = get_site(site_name), CASES[site_name].refusals
+    stepped = 0
+    for world, state in view_states(site_name):
+        for name, raw in sorted(bound_pairs(render(site_name, world, state))):
+            params = json.loads(raw)
+            if all(p.optional or p.name in params for p in site.action_spec(name).params):
+                try:
+                    site.step(state, Action(name, params), world)
+                except InvalidAction as exc:
+                    assert name in refusals, f"dead control in {state.surface}: {exc}"
+                stepped += 1
+    assert stepped > 0
 
 
 def _attr(params: dict) -> str:

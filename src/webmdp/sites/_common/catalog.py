@@ -41,7 +41,7 @@ from typing import Any, Literal
 from webmdp.core.model import Entity, State, World
 from webmdp.core.spec import Action, ActionSpec, ParamSpec, SkillCategory, declare_action
 from webmdp.errors import require
-from webmdp.sites._common.listing import page_count, page_slice
+from webmdp.sites._common.listing import page_count, page_slice, turn_page
 
 FacetKind = Literal["one", "any", "all", "min", "range", "flag"]
 FilterValue = str | tuple[str, ...] | tuple[float | None, float | None] | bool
@@ -223,16 +223,7 @@ class Catalog:
         if name in self._by_action:
             facet: Facet = self._by_action[name]
             return s.replace(filters=self._set(s.filters, facet, p), page=1)
-        pages = self.pages(world, s)
-        if name == "NextPage":
-            require(s.page < pages, "NextPage: already on the last page")
-            return s.replace(page=s.page + 1)
-        if name == "PrevPage":
-            require(s.page > 1, "PrevPage: already on the first page")
-            return s.replace(page=s.page - 1)
-        target = int(p["page"])
-        require(1 <= target <= pages, f"GoToPage: page {target} of {pages}")
-        return s.replace(page=target)
+        return turn_page(s, name, p, self.pages(world, s))
 
     def _set(self, filters: Filters, f: Facet, p: dict[str, Any]) -> Filters:
         current = dict(filters).get(f.name)

@@ -120,8 +120,7 @@ def _quick_add(s: FoodState, p: dict, world: World) -> FoodState:
 
 
 def _open_cart(s: FoodState, p: dict, world: World) -> FoodState:
-    require(s.surface in ("RestaurantList", "RestaurantDetail", "Checkout"),
-          "OpenCart: not available here")
+    require(s.surface in (*HEADER_SURFACES, "Checkout"), "OpenCart: not available here")
     return s.replace(surface="Cart", focus=None, picks=())
 
 

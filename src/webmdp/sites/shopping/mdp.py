@@ -7,7 +7,7 @@ from functools import lru_cache
 from webmdp.core.model import EntityView, Observation, World
 from webmdp.core.spec import Action, SurfaceKind
 from webmdp.errors import InvalidAction, require
-from webmdp.sites._common.listing import page_count, page_slice
+from webmdp.sites._common.listing import page_count, page_slice, turn_page
 from webmdp.sites.shopping import catalog as C
 from webmdp.sites.shopping.state import ShoppingState as S
 from webmdp.sites.shopping.world import CARD_FIELDS, DETAIL_FIELDS
@@ -203,16 +203,7 @@ def _list_action(s: S, a: Action, world: World) -> S:
                          price_max=None, min_rating="", prime_only=False, page=1)
     if name == "SortBy":
         return s.replace(sort=p["order"], page=1)
-    pages = _pages(world, s)
-    if name == "NextPage":
-        require(s.page < pages, "NextPage: already on the last page")
-        return s.replace(page=s.page + 1)
-    if name == "PrevPage":
-        require(s.page > 1, "PrevPage: already on the first page")
-        return s.replace(page=s.page - 1)
-    target = int(p["page"])
-    require(1 <= target <= pages, f"GoToPage: page {target} of {pages}")
-    return s.replace(page=target)
+    return turn_page(s, name, p, _pages(world, s))
 
 
 def brand_facet(world: World, s: S) -> tuple[str, ...]:
