@@ -48,6 +48,7 @@ def test_observation_has_screenshot_axtree_and_url(server, host, shopping_tasks)
 @pytest.mark.parametrize("site,index", [
     *(("shopping", i) for i in (0, 33, 65, 97, 128, 161)),
     *(("mail", i) for i in (1, 34, 63, 94, 123, 155)),
+    ("qa", 45), ("repo", 75),  # an answer and a comment typed in text areas, sent by the button
 ])
 def test_oracle_gui_trace_equals_mdp_trace(server, host, site, index) -> None:  # type: ignore[no-untyped-def]
     task = site_tasks(site)[index]

@@ -94,6 +94,8 @@ _PLAIN_WALK = r"""() => {
             params: el.getAttribute("data-params"),
             field: (el.tagName === "INPUT" || el.tagName === "TEXTAREA") ? (el.dataset.param || el.name || null) : null,
           });
+          if (form && el.matches("button:not([type]), button[type=submit], input[type=submit]"))
+            out[out.length - 1].submits = form.getAttribute("data-action");
           if (el.tagName === "SUMMARY" && el.parentElement) {
             const d = el.parentElement;
             out[out.length - 1].expanded = d.open;

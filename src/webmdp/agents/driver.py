@@ -30,7 +30,7 @@ def plan_gui(action: Action, nodes: list[dict[str, Any]]) -> list[GUIAction] | N
     fields = [n for n in nodes if n.get("id") is not None and n.get("action") == action.name
               and n.get("field") in action.params]
     if fields:
-        return _fill(action, fields)
+        return _fill(action, fields, nodes)
     for node in nodes:
         if (node.get("id") is not None and node.get("action") == action.name
                 and not node.get("field")
@@ -42,10 +42,20 @@ def plan_gui(action: Action, nodes: list[dict[str, Any]]) -> list[GUIAction] | N
     return None
 
 
-def _fill(action: Action, fields: list[dict[str, Any]]) -> list[GUIAction]:
-    """Type each parameter into its field. Fields of a bound form are submitted with Enter
-    after the last one; a field bound on its own (``quiet``) is sent when it loses focus."""
-    for n in fields:
+def _fill(action: Action, fields: list[dict[str, Any]],
+          nodes: list[dict[str, Any]]) -> list[GUIAction] | None:
+    """Type each parameter into its field. A bound form is sent with Enter in its last one-line
+    field, so multi-line fields are typed first; a form of multi-line fields only is sent with
+    its submit button. A field bound on its own (``quiet``) is sent when it loses focus."""
+    fields = sorted(fields, key=lambda n: n.get("tag") != "textarea")  # stable: page order kept
+    in_form = fields[-1].get("params") is None
+    submit = None
+    if in_form and fields[-1].get("tag") == "textarea":
+        after = nodes[nodes.index(fields[-1]) + 1:]  # the button of this form, not another's
+        submit = next((n for n in after if n.get("submits") == action.name), None)
+        if submit is None:
+            return None
+    for n in [*fields, *([submit] if submit else [])]:
         if not _on_screen(n):
             return [_scroll_to(n)]
     steps: list[GUIAction] = []
@@ -54,10 +64,11 @@ def _fill(action: Action, fields: list[dict[str, Any]]) -> list[GUIAction]:
         if n.get("value"):
             steps += [key("Control+a"), key("Delete")]
         text = str(action.params[n["field"]])
-        in_form = n.get("params") is None
-        if i == len(fields) - 1 and in_form and n.get("tag") != "textarea":
+        if i == len(fields) - 1 and in_form and submit is None:
             text += "\n"
         steps.append(type_text(text))
+    if submit is not None:
+        steps.append(click(submit["x"], submit["y"]))
     return steps
 
 

@@ -77,6 +77,8 @@
         params: el.getAttribute("data-params"),
         field: field ? (el.dataset.param || el.name || null) : null,
       };
+      if (form && el.matches("button:not([type]), button[type=submit], input[type=submit]"))
+        node.submits = form.getAttribute("data-action");  // how a form of text areas is sent
       if (el.tagName === "SUMMARY" && el.parentElement) {
         const d = el.parentElement;
         node.expanded = d.open;
