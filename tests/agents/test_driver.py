@@ -28,8 +28,8 @@ def test_an_unoffered_action_has_no_plan() -> None:
     assert plan_gui(Action("AddItem", {"item_id": "ITM-002"}), [_node(400.0)]) is None
 
 
-def _field(id_: int, tag: str, field: str, y: float) -> dict:
-    return {"id": id_, "tag": tag, "action": "PostAnswer", "params": None, "field": field,
+def _field(id_: int, tag: str, field: str, y: float, action: str = "PostAnswer") -> dict:
+    return {"id": id_, "tag": tag, "action": action, "params": None, "field": field,
             "value": "", "x": 500.0, "y": y, "in_viewport": True}
 
 
@@ -48,10 +48,10 @@ def test_a_form_is_sent_with_enter_in_a_one_line_field_even_when_a_text_area_com
 
 
 def test_a_form_of_text_areas_only_is_sent_with_its_own_submit_button() -> None:
-    other_form = [_field(1, "textarea", "body", 150.0), _submit(2, 200.0)]
+    other_form = [_field(1, "textarea", "body", 150.0, "PostComment"),
+                  _submit(2, 200.0, "PostComment")]
     this_form = [_field(3, "textarea", "body", 500.0), _submit(4, 560.0)]
-    nodes = [{**n, "action": "PostComment"} if n.get("field") else {**n, "submits": "PostComment"}
-             for n in other_form] + this_form
+    nodes = other_form + this_form
     steps = plan_gui(Action("PostAnswer", {"body": "line one\nline two"}), nodes)
     assert steps is not None
     assert [s.kind for s in steps] == ["click", "type", "click"]
