@@ -140,8 +140,9 @@ class OracleModel:
             return {"action": "type", "text": a.text}
         if a.kind == "key":
             return {"action": "key", "keys": a.key.split("+")}
-        if a.kind == "scroll":
-            return {"action": "scroll", "pixels": -round(a.dy)}
+        if a.kind == "scroll":  # in the model image's pixels, as points are
+            scale = 1000 if self.coords == "relative1000" else self.size[1]
+            return {"action": "scroll", "pixels": -round(a.dy * scale / VIEWPORT[1])}
         if a.kind == "wait":
             return {"action": "wait", "time": 0.1}
         return {"action": "terminate", "status": "success"}

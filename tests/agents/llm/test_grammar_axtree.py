@@ -51,7 +51,7 @@ def only(p: Parsed) -> GUIAction:
 
 @pytest.mark.parametrize(("raw", "expected", "meta"), [
     ("click('12')", {"kind": "click", "element": 12}, {}),
-    ("click('12', button=\"right\")", {"kind": "click", "element": 12, "button": "right"}, {}),
+    ("click('12', button=\"right\")", {"kind": "right_click", "element": 12}, {}),
     ("click('48', button=\"middle\", modifiers=[\"Shift\"])",
      {"kind": "click", "element": 48, "button": "middle"}, {"modifiers": ["Shift"]}),
     ("dblclick('12')", {"kind": "double_click", "element": 12}, {}),

@@ -101,8 +101,8 @@ def test_tool_call_format() -> None:
 
 
 def test_absolute_coordinates() -> None:
-    _, acts = run(fara(action="left_click", coordinate=[1428, 896]))
-    assert (acts[0].x, acts[0].y) == vp(1428, 896) == (1439.0, 899.0)
+    _, acts = run(fara(action="left_click", coordinate=[1427, 895]))
+    assert (acts[0].x, acts[0].y) == vp(1427, 895) == (1439.0, 899.0)
     _, acts = run(fara(action="left_click", coordinate=[357, 224]))
     assert (acts[0].x, acts[0].y) == vp(357, 224) == (360.0, 225.0)
 

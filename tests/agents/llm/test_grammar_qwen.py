@@ -161,12 +161,16 @@ def test_key_type() -> None:
 
 
 def test_scroll_hscroll() -> None:
+    """``pixels`` are pixels of the 1428x896 screenshot: scaled to the 1440x900 viewport like
+    coordinates (300 * 900 / 896 = 301.3); wheel notches (``scroll_unit_px``) are not."""
     _, act = one(call(action="scroll", pixels=-300))
-    assert (act.kind, act.dx, act.dy, act.x, act.y) == ("scroll", 0, 300, None, None)
+    assert (act.kind, act.dx, act.dy, act.x, act.y) == ("scroll", 0, 301.3, None, None)
     _, act = one(call(action="scroll", pixels=200, coordinate=[700, 450]))
-    assert (act.dy, act.x, act.y) == (-200, *vp(700, 450))
+    assert (act.dy, act.x, act.y) == (-200.9, *vp(700, 450))
     _, act = one(call(action="hscroll", pixels=150))
-    assert (act.dx, act.dy) == (150, 0)
+    assert (act.dx, act.dy) == (151.3, 0)
+    _, act = one(call(action="scroll", pixels="-300"))
+    assert act.dy == 301.3
     notches = QwenGrammar(scroll_unit_px=100)
     act = notches.parse(call(action="scroll", pixels=-5), ABS).actions[0]
     assert act.dy == 500

@@ -121,8 +121,12 @@ def test_real_outputs_from_issues() -> None:
     parsed, act = one(raw)
     assert (act.kind, act.x, act.y) == ("click", *vp(1099, 64))
     assert parsed.thought.startswith("I see a search button")
-    _, act = one("Action: click(start_box='(660,1059)')")
-    assert (act.x, act.y) == vp(660, 1059) == (665.5, 899.0)
+    # A point below the 1428x896 screenshot (the issue's screen was taller): invalid, not
+    # clamped to the bottom edge.
+    parsed = GRAMMAR.parse("Action: click(start_box='(660,1059)')", ABS)
+    assert not parsed.ok and parsed.error == (
+        "click: y=1059 is outside the screen: y must be within 0..895 (pixels of the 1428x896 "
+        "screenshot)")
     _, act = one("Thought: type the query\nAction: type(content='community')")
     assert (act.kind, act.text) == ("type", "community")
 

@@ -9,6 +9,17 @@
 | anthropic-cua | Claude computer use | computer | last 3 screenshots, scaled |
 | axtree | BrowserGym / WebArena element ids | chat | accessibility tree + URL |
 | json | any chat model | chat | semantic text (semantic mode); screenshot + tree (browser) |
+
+Scroll amounts: qwen ``pixels`` and openai-cua ``scroll_x`` / ``scroll_y`` are pixels of the
+image the model saw, scaled to the viewport like coordinates; uitars, anthropic-cua and json
+``amount`` count wheel notches; fara keeps its family's convention, where only the sign of
+``pixels`` counts (one 400 px page step); axtree and json ``dx`` / ``dy`` are viewport pixels.
+
+Every grammar that takes coordinates shares one policy (``base``): numeric strings read as
+numbers; a point off the image the model saw is an invalid step whose error names the bound in
+the model's coordinate space, never clamped to the edge; scroll distances given in that space
+("scaled") are scaled to the viewport like coordinates; a right click is ``right_click``; prose
+around a tool call is the thought, and a call never becomes a ``finish`` answer.
 """
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""Text helpers shared by the UI-TARS, Qwen and Fara parsers.
+"""Text helpers shared by the UI-TARS, Qwen and Fara parsers (and, for JSON calls written
+inside prose, the computer-use ones).
 
 Python-style action calls (``click(start_box='(10,20)')``) with their quoted, escaped
 arguments; ``<tool_call>`` JSON blocks with the tolerance real outputs need (a missing closing
@@ -257,3 +258,39 @@ def stated_intent(thought: str) -> dict[str, Any] | None:
     if not target:
         return None
     return {"kind": _VERBS[m.group(1).lower()], "target": target}
+
+
+# -- JSON written inside prose -----------------------------------------------------------------
+_EMPTY_FENCE_RE = re.compile(r"```[\w-]*\s*```|```[\w-]*\s*\Z")
+
+
+def json_spans(text: str) -> list[tuple[int, int, Any]]:
+    """The JSON objects and arrays written in ``text``, outermost only, in order, as (start,
+    end, value); text around them and braces that do not open valid JSON are skipped."""
+    decoder = json.JSONDecoder()
+    found: list[tuple[int, int, Any]] = []
+    i = 0
+    while i < len(text):
+        if text[i] in "{[":
+            try:
+                value, end = decoder.raw_decode(text, i)
+            except (json.JSONDecodeError, RecursionError):
+                i += 1
+                continue
+            found.append((i, end, value))
+            i = end
+            continue
+        i += 1
+    return found
+
+
+def without_spans(text: str, spans: list[tuple[int, int]]) -> str:
+    """``text`` with the (start, end) spans cut out, fences left empty by that (or left open at
+    the end) dropped, and the whitespace around it stripped: the prose around calls written in
+    the text."""
+    out, pos = [], 0
+    for start, end in spans:
+        out.append(text[pos:start])
+        pos = end
+    out.append(text[pos:])
+    return _EMPTY_FENCE_RE.sub("", "".join(out)).strip()

@@ -5,25 +5,34 @@ An assistant turn is a list of content blocks: ``text`` and ``thinking`` blocks 
 the episode with its text as the answer. The agent answers every ``tool_use`` with a
 ``tool_result`` carrying its id (``Parsed.meta``). ``raw`` is the JSON of the blocks (or of one
 block, or a bare tool input); a turn that is plain text (not starting with ``[`` or ``{``) is a
-text-only answer. Coordinates are pixels of the (scaled) screenshot the model saw
-(``ParseContext.image_size``); keys use xdotool names.
+text-only answer, unless it holds ``computer`` tool calls written as JSON (replayed or imported
+outputs; the API path gives ``tool_use`` blocks): then, as in the qwen and fara grammars, the
+calls are executed and the text around them is the thought, and a call that does not parse makes
+the step invalid. A tool call never becomes the answer of a ``finish``. Coordinates are pixels
+of the (scaled) screenshot the model saw (``ParseContext.image_size``), numbers or numeric
+strings; a point off that screenshot is an invalid step whose error names the bound (the
+policy every grammar shares, see ``base``). ``scroll_amount`` counts wheel notches (not scaled);
+keys use xdotool names.
 """
 
 from __future__ import annotations
 
 import json
 import math
+import re
 from typing import Any
 
 from pydantic import ValidationError
 
+from webmdp.agents.llm.grammars._text import json_spans, without_spans
 from webmdp.agents.llm.grammars.base import (
     Coords,
     ParseContext,
     Parsed,
+    as_number,
     invalid,
+    point_to_viewport,
     system_prompt_for,
-    to_viewport,
 )
 from webmdp.env.actions import Button, GUIAction, GUIKind
 from webmdp.trace import Mode
@@ -80,51 +89,101 @@ class AnthropicCUAGrammar:
         if not text:
             return invalid(raw, "empty response")
         if text[0] not in "[{":  # clients pass a text-only turn as its plain text
-            return Parsed(raw=raw, actions=[GUIAction(kind="finish", answer=text)])
+            return _from_prose(raw, text, [], ctx) or Parsed(
+                raw=raw, actions=[GUIAction(kind="finish", answer=text)])
         try:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
-            return invalid(raw, f"not JSON: {exc}")
+            return _from_prose(raw, text, [], ctx, broken=f"not JSON: {exc}") \
+                or invalid(raw, f"not JSON: {exc}")
         blocks = _blocks(data)
         if isinstance(blocks, str):
             return invalid(raw, blocks)
-        texts: list[str] = []
-        thinking: list[str] = []
-        reader = _Reader(ctx)
-        ids: list[str] = []
-        for block in blocks:
-            kind = block.get("type")
-            if kind in ("text", "thinking"):
-                if not isinstance(block.get(kind), str):
-                    return invalid(raw, f"{kind} block without a {kind} string",
-                                   _join(thinking + texts))
-                (texts if kind == "text" else thinking).append(block[kind])
-            elif kind == "redacted_thinking":
-                continue
-            elif kind == "tool_use":
-                if block.get("name") != TOOL_NAME:
-                    return invalid(raw, f"tool {block.get('name')!r} is not offered; only "
-                                        f"{TOOL_NAME!r}", _join(thinking + texts))
-                err = reader.read(block.get("input"))
-                if err:
-                    return invalid(raw, err, _join(thinking + texts))
-                if isinstance(block.get("id"), str):
-                    ids.append(block["id"])
-            else:
-                return invalid(raw, f"content block of type {kind!r} is not part of the "
-                                    "computer-use grammar", _join(thinking + texts))
-        if reader.actions:
-            meta: dict[str, Any] = {**reader.notes}
-            if ids:
-                meta["tool_use_id"] = ids[0]
-            if len(ids) > 1:
-                meta["tool_use_ids"] = ids
-            return Parsed(raw=raw, actions=list(reader.actions), thought=_join(thinking + texts),
-                          meta=meta)
-        if texts:
-            return Parsed(raw=raw, actions=[GUIAction(kind="finish", answer=_join(texts))],
-                          thought=_join(thinking))
-        return invalid(raw, "no tool_use and no text in the response", _join(thinking))
+        return _read_blocks(raw, blocks, ctx)
+
+
+def _read_blocks(raw: str, blocks: list[dict[str, Any]], ctx: ParseContext, *,
+                 from_prose: bool = False) -> Parsed:
+    """The actions of a turn's content blocks; a turn without ``tool_use`` is its text as the
+    answer (after :func:`_from_prose` found no call written in that text)."""
+    texts: list[str] = []
+    thinking: list[str] = []
+    reader = _Reader(ctx)
+    ids: list[str] = []
+    for block in blocks:
+        kind = block.get("type")
+        if kind in ("text", "thinking"):
+            if not isinstance(block.get(kind), str):
+                return invalid(raw, f"{kind} block without a {kind} string",
+                               _join(thinking + texts))
+            (texts if kind == "text" else thinking).append(block[kind])
+        elif kind == "redacted_thinking":
+            continue
+        elif kind == "tool_use":
+            if block.get("name") != TOOL_NAME:
+                return invalid(raw, f"tool {block.get('name')!r} is not offered; only "
+                                    f"{TOOL_NAME!r}", _join(thinking + texts))
+            err = reader.read(block.get("input"))
+            if err:
+                return invalid(raw, err, _join(thinking + texts))
+            if isinstance(block.get("id"), str):
+                ids.append(block["id"])
+        else:
+            return invalid(raw, f"content block of type {kind!r} is not part of the "
+                                "computer-use grammar", _join(thinking + texts))
+    if reader.actions:
+        meta: dict[str, Any] = {**reader.notes}
+        if ids:
+            meta["tool_use_id"] = ids[0]
+        if len(ids) > 1:
+            meta["tool_use_ids"] = ids
+        return Parsed(raw=raw, actions=list(reader.actions), thought=_join(thinking + texts),
+                      meta=meta)
+    if texts:
+        if not from_prose:
+            found = _from_prose(raw, _join(texts), thinking, ctx)
+            if found is not None:
+                return found
+        return Parsed(raw=raw, actions=[GUIAction(kind="finish", answer=_join(texts))],
+                      thought=_join(thinking))
+    return invalid(raw, "no tool_use and no text in the response", _join(thinking))
+
+
+_CALL_KEY_RE = re.compile(r"""["']action["']\s*:|["']type["']\s*:\s*["']tool_use["']""")
+
+
+def _from_prose(raw: str, text: str, thinking: list[str], ctx: ParseContext, *,
+                broken: str | None = None) -> Parsed | None:
+    """Text that holds ``computer`` tool calls written as JSON (a ``tool_use`` block, a list of
+    blocks, or a bare input with an ``action``): the calls executed, the text around them the
+    thought; invalid when a call does not parse, or when the text holds a call that is not
+    valid JSON (``broken``: the error then; the thought is the text before that call). None
+    when the text holds no call (it is an answer)."""
+    spans = [(start, end, calls) for start, end, value in json_spans(text)
+             if (calls := _tool_calls(value)) is not None]
+    if not spans:
+        key = _CALL_KEY_RE.search(text)
+        if key is None:
+            return None
+        opening = text.rfind("{", 0, key.start())
+        before = without_spans(text[:max(opening, 0)], []).rstrip("[").strip()
+        return invalid(raw, broken or "the text holds a computer tool call that is not valid "
+                                      "JSON; write it as a tool_use block or a JSON tool input",
+                       _join([*thinking, before]))
+    prose = without_spans(text, [(start, end) for start, end, _ in spans])
+    blocks: list[dict[str, Any]] = [{"type": "thinking", "thinking": t} for t in thinking]
+    blocks.append({"type": "text", "text": prose})
+    blocks.extend(block for _, _, calls in spans for block in calls)
+    return _read_blocks(raw, blocks, ctx, from_prose=True)
+
+
+def _tool_calls(value: Any) -> list[dict[str, Any]] | None:
+    """The ``tool_use`` blocks a JSON value written in text holds, None when it holds none."""
+    blocks = _blocks(value)
+    if isinstance(blocks, str):
+        return None
+    calls = [b for b in blocks if b.get("type") == "tool_use"]
+    return calls or None
 
 
 def _blocks(data: Any) -> list[dict[str, Any]] | str:
@@ -233,13 +292,12 @@ class _Reader:
                         "not known to the parser)")
             return self.cursor
         if not (isinstance(coord, list | tuple) and len(coord) == 2
-                and all(_number(c) for c in coord)):
+                and all(as_number(c) is not None for c in coord)):
             return f"{what}: {key} must be [x, y] numbers, got {coord!r}"
-        x, y = coord
-        w, h = self.ctx.image_size
-        if not (0 <= x <= w and 0 <= y <= h):
-            return f"{what}: {key} [{x}, {y}] is outside the {w}x{h} screenshot"
-        self.cursor = to_viewport(x, y, self.ctx, "absolute")
+        pt = point_to_viewport(coord[0], coord[1], self.ctx, "absolute", what=what)
+        if isinstance(pt, str):
+            return pt
+        self.cursor = pt
         return self.cursor
 
     def _hold(self, inp: dict[str, Any]) -> None:
@@ -293,10 +351,17 @@ class _Reader:
     def _zoom(self, inp: dict[str, Any]) -> list[GUIAction] | str:
         region = inp.get("region")
         if not (isinstance(region, list | tuple) and len(region) == 4
-                and all(_number(c) for c in region)):
+                and all(as_number(c) is not None for c in region)):
             return f"zoom needs region: [x1, y1, x2, y2] numbers, got {region!r}"
-        x1, y1 = to_viewport(region[0], region[1], self.ctx, "absolute")
-        x2, y2 = to_viewport(region[2], region[3], self.ctx, "absolute")
+        top_left = point_to_viewport(region[0], region[1], self.ctx, "absolute", what="zoom",
+                                     names=("x1", "y1"))
+        if isinstance(top_left, str):
+            return top_left
+        bottom_right = point_to_viewport(region[2], region[3], self.ctx, "absolute",
+                                         what="zoom", names=("x2", "y2"))
+        if isinstance(bottom_right, str):
+            return bottom_right
+        (x1, y1), (x2, y2) = top_left, bottom_right
         self.notes["zoom"] = [x1, y1, x2, y2]  # the agent answers with a crop of this region
         return [GUIAction(kind="wait", seconds=0.0)]
 

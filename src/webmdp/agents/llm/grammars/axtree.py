@@ -7,6 +7,7 @@ planning paper's agents write them: reasoning, then "In summary, the next action
 is" and the action inside backticks. The last action expression is executed; an earlier one
 that the thought states ("... I will click [12]") becomes ``Parsed.intent``, the planned action
 that element accuracy (planning paper, Def. 4.5) compares with the executed one.
+``click('12', button="right")`` is a ``right_click``, the kind every grammar emits for it.
 """
 
 from __future__ import annotations
@@ -19,7 +20,14 @@ from typing import Any
 from pydantic import ValidationError
 
 from webmdp.agents.llm.grammars._text import closing_index
-from webmdp.agents.llm.grammars.base import Coords, ParseContext, Parsed, invalid, system_prompt_for
+from webmdp.agents.llm.grammars.base import (
+    Coords,
+    ParseContext,
+    Parsed,
+    click_kind,
+    invalid,
+    system_prompt_for,
+)
 from webmdp.env.actions import SCROLL_STEP_PX, GUIAction, normalize_key
 from webmdp.trace import Mode
 
@@ -323,8 +331,8 @@ def _from_call(name: str, a: dict[str, Any], ctx: ParseContext,
             return f"{name}: modifiers must be a list of key names"
         if a["modifiers"]:
             meta["modifiers"] = list(a["modifiers"])  # GUIAction has no modifier field
-        kind = "click" if name == "click" else "double_click"
-        return GUIAction(kind=kind, element=eid, button=a["button"]), meta
+        kind, button = click_kind("click" if name == "click" else "double_click", a["button"])
+        return GUIAction(kind=kind, element=eid, button=button), meta
     if name in ("fill", "clear"):
         return GUIAction(kind="type", element=eid, text=a.get("value", "")), {"replace": True}
     if name == "select_option":

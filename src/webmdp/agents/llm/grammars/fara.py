@@ -11,7 +11,8 @@ harness executes them (``fara_agent.execute_action``, ``browser/playwright_contr
   ``delete_existing_text``, type ``text``, then Enter unless ``press_enter`` is false (the
   harness defaults it to true).
 - ``key``: the ``keys`` pressed together. ``scroll``: only the sign of ``pixels`` counts, one
-  400 px wheel turn up (positive) or down (negative), as ``page_up`` / ``page_down`` do.
+  400 px wheel turn up (positive) or down (negative), as ``page_up`` / ``page_down`` do: the
+  family's convention, kept on purpose, so its ``pixels`` is not scaled like qwen's.
 - ``history_back`` -> go back; ``wait`` -> wait ``time`` s (3 s by default);
   ``pause_and_memorize_fact`` -> a zero-second wait with the fact in ``meta["fact"]`` (Fara
   keeps facts in its own memory; the page is untouched).
@@ -19,6 +20,9 @@ harness executes them (``fara_agent.execute_action``, ``browser/playwright_contr
   thoughts), or an explicit ``answer`` argument.
 - ``visit_url``, ``web_search`` and ``refresh`` are invalid here: the browser under test only
   reaches the benchmark's own site and has no reload action.
+
+Numbers may be numeric strings, and a point off the screenshot is an invalid step whose error
+names the bound (the policy every grammar shares, see ``base``).
 """
 
 from __future__ import annotations
@@ -29,12 +33,18 @@ from typing import Any
 from pydantic import ValidationError
 
 from webmdp.agents.llm.grammars._text import stated_intent, tool_calls
-from webmdp.agents.llm.grammars.base import Coords, ParseContext, Parsed, invalid, system_prompt_for
+from webmdp.agents.llm.grammars.base import (
+    Coords,
+    ParseContext,
+    Parsed,
+    as_number,
+    invalid,
+    system_prompt_for,
+)
 from webmdp.agents.llm.grammars.qwen import (
     SYSTEM_TEMPLATE,
     call_arguments,
     default_display,
-    is_number,
     key_action,
     point,
     type_action,
@@ -230,13 +240,8 @@ def _type(args: dict[str, Any], ctx: ParseContext) -> list[GUIAction] | str:
 
 
 def _scroll(args: dict[str, Any], ctx: ParseContext) -> list[GUIAction] | str:
-    pixels = args.get("pixels")
-    if isinstance(pixels, str):
-        try:
-            pixels = float(pixels)
-        except ValueError:
-            pixels = None
-    if not is_number(pixels) or pixels == 0:
+    pixels = as_number(args.get("pixels"))
+    if pixels is None or pixels == 0:
         return "scroll needs pixels: a non-zero number (positive scrolls up, negative down)"
     at = point(args, ctx, "scroll") if "coordinate" in args else None
     if isinstance(at, str):

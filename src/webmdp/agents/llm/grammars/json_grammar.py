@@ -4,22 +4,31 @@ The reply is ``{"thought": "...", "action": {...}}``, bare or in a fenced ```jso
 around it allowed (prose before the object is the thought when it has none). Semantic mode:
 ``action`` is ``{"name": "AddToCart", "params": {...}}`` (a :class:`webmdp.core.spec.Action`;
 ``Finish`` with ``{"answer": ...}`` ends the episode). Browser mode: ``action`` is a
-:class:`GUIAction` dict whose ``x, y`` (and ``x2, y2``) are in ``ParseContext.coords``. An
-optional ``"intent"`` becomes ``Parsed.intent``. For models with native tool calling,
-:func:`semantic_tools` defines one function per action and :func:`parse_tool_call` reads a
-call back; :meth:`JsonGrammar.parse` also accepts the clients' tool-call JSON as ``raw``.
+:class:`GUIAction` dict whose ``x, y`` (and ``x2, y2``) are in ``ParseContext.coords``:
+numbers or numeric strings, a point off the screen being an invalid step whose error names the
+bound (the policy every grammar shares, see ``base``); ``"kind": "click"`` with ``"button":
+"right"`` is read as ``right_click``. An optional ``"intent"`` becomes ``Parsed.intent``.
+For models with native tool calling, :func:`semantic_tools` defines one function per action and
+:func:`parse_tool_call` reads a call back; :meth:`JsonGrammar.parse` also accepts the clients'
+tool-call JSON as ``raw``.
 """
 
 from __future__ import annotations
 
 import json
-import math
 import re
 from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import ValidationError
 
-from webmdp.agents.llm.grammars.base import Coords, ParseContext, Parsed, invalid, to_viewport
+from webmdp.agents.llm.grammars.base import (
+    Coords,
+    ParseContext,
+    Parsed,
+    click_kind,
+    invalid,
+    point_to_viewport,
+)
 from webmdp.core.spec import Action, ParamSpec
 from webmdp.env.actions import SCROLL_STEP_PX, GUIAction
 from webmdp.trace import Mode
@@ -329,19 +338,22 @@ def _finish(params: dict[str, Any]) -> Action | str:
     return Action(FINISH, {"answer": answer if answer is None else str(answer)})
 
 
-def _number(value: Any) -> bool:
-    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
-
-
 def _gui(action: Any, ctx: ParseContext, *, check_ids: bool = True) -> GUIAction | str:
-    """A GUIAction from its dict, model coordinates mapped to viewport pixels."""
+    """A GUIAction from its dict, model coordinates (numbers or numeric strings) mapped to
+    viewport pixels; an off-screen point is invalid, a right click is ``right_click``."""
     if not isinstance(action, dict):
         return ('action must be an object like {"kind": "click", "x": 100, "y": 200}, got '
                 f"{type(action).__name__}")
     data = dict(action)
     for kx, ky in (("x", "y"), ("x2", "y2")):
-        if _number(data.get(kx)) and _number(data.get(ky)):
-            data[kx], data[ky] = to_viewport(data[kx], data[ky], ctx)
+        if data.get(kx) is not None and data.get(ky) is not None:
+            pt = point_to_viewport(data[kx], data[ky], ctx, what=str(data.get("kind")),
+                                   names=(kx, ky))
+            if isinstance(pt, str):
+                return pt
+            data[kx], data[ky] = pt
+    if data.get("kind") == "click" and data.get("button") == "right":
+        data["kind"], data["button"] = click_kind("click", "right")
     try:
         act = GUIAction.model_validate(data)
     except ValidationError as exc:

@@ -4,26 +4,35 @@ A response is a list of output items: ``reasoning`` (its summary is the thought)
 (text; without a ``computer_call`` it is the final answer) and ``computer_call`` (one ``action``,
 or the GA tool's batched ``actions``). The agent must answer each call with its ``call_id`` and
 acknowledge its ``pending_safety_checks``; both travel in ``Parsed.meta``. Coordinates are pixels
-of the screenshot the model saw (``ParseContext.image_size``).
+of the screenshot the model saw (``ParseContext.image_size``), numbers or numeric strings; a point
+off that screenshot is an invalid step whose error names the bound, and ``scroll_x`` /
+``scroll_y`` are scaled to the viewport like coordinates (the policies every grammar shares, see
+``base``). A ``click`` with ``button: "right"`` is a ``right_click``, as in the other grammars.
+A message that holds actions written as JSON (replayed or imported outputs) runs them with the
+rest of its text as the thought, or is invalid when one does not parse; it is never a
+``finish`` whose answer is a call.
 """
 
 from __future__ import annotations
 
 import json
-import math
 from typing import Any
 
 from pydantic import ValidationError
 
+from webmdp.agents.llm.grammars._text import json_spans, without_spans
 from webmdp.agents.llm.grammars.base import (
     Coords,
     ParseContext,
     Parsed,
+    as_number,
+    click_kind,
     invalid,
+    point_to_viewport,
+    scroll_to_viewport,
     system_prompt_for,
-    to_viewport,
 )
-from webmdp.env.actions import GUIAction
+from webmdp.env.actions import Button, GUIAction
 from webmdp.trace import Mode
 
 WAIT_SECONDS = 2.0
@@ -31,7 +40,7 @@ WAIT_SECONDS = 2.0
 
 ACTION_TYPES = ("click", "double_click", "drag", "keypress", "move", "scroll", "type", "wait",
                 "screenshot")
-_BUTTONS = {"left": "left", "right": "right", "wheel": "middle"}
+_BUTTONS: dict[str, Button] = {"left": "left", "right": "right", "wheel": "middle"}
 _HISTORY = {"back": "go_back", "forward": "go_forward"}
 
 SYSTEM_PROMPT = """\
@@ -102,9 +111,35 @@ class OpenAICUAGrammar:
                           meta=meta)
         if messages:
             answer = _join(messages)
+            written = _calls_in_text(raw, answer, thoughts, ctx, notes)
+            if written is not None:
+                return written
             return Parsed(raw=raw, actions=[GUIAction(kind="finish", answer=answer)],
                           thought=_join(thoughts), meta=notes)
         return invalid(raw, "no computer_call and no message in the output", _join(thoughts))
+
+
+def _calls_in_text(raw: str, text: str, thoughts: list[str], ctx: ParseContext,
+                   notes: dict[str, Any]) -> Parsed | None:
+    """A message that holds computer actions written as JSON (``computer_call`` items or bare
+    actions; replayed or imported outputs): the actions executed with the text around them as
+    the thought, or invalid when one does not parse. None when it holds none (it is the
+    answer): a tool call never becomes the answer of a ``finish``."""
+    spans = [(start, end, value) for start, end, value in json_spans(text)
+             if isinstance(value, dict) and (value.get("type") == "computer_call"
+                                             or value.get("type") in ACTION_TYPES)]
+    if not spans:
+        return None
+    thought = _join([*thoughts, without_spans(text, [(s, e) for s, e, _ in spans])])
+    actions: list[GUIAction] = []
+    for _, _, value in spans:
+        item = value if value.get("type") == "computer_call" else \
+            {"type": "computer_call", "action": value}
+        err = _read_call(item, ctx, actions, notes)
+        if err:
+            return invalid(raw, err, thought)
+    return Parsed(raw=raw, actions=list(actions), thought=thought,
+                  meta={"pending_safety_checks": [], **notes})
 
 
 def _items(data: Any) -> list[dict[str, Any]] | str:
@@ -171,7 +206,8 @@ def convert(action: dict[str, Any], ctx: ParseContext,
             if action.get("keys"):
                 notes["held_keys"] = action["keys"]
             if kind == "click":
-                return GUIAction(kind="click", x=pt[0], y=pt[1], button=_BUTTONS[button])
+                click, btn = click_kind("click", _BUTTONS[button])
+                return GUIAction(kind=click, x=pt[0], y=pt[1], button=btn)
             return GUIAction(kind=kind, x=pt[0], y=pt[1])
         if kind == "drag":
             return _drag(action, ctx)
@@ -198,20 +234,11 @@ def convert(action: dict[str, Any], ctx: ParseContext,
     return f"unknown action type {kind!r} (expected one of {', '.join(ACTION_TYPES)})"
 
 
-def _number(value: Any) -> bool:
-    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
-
-
 def _point(obj: dict[str, Any], ctx: ParseContext, what: str) -> tuple[float, float] | str:
     x, y = obj.get("x"), obj.get("y")
     if x is None or y is None:
         return f"{what} needs x and y"
-    if not (_number(x) and _number(y)):
-        return f"{what}: x and y must be numbers, got {x!r}, {y!r}"
-    w, h = ctx.image_size
-    if not (0 <= x <= w and 0 <= y <= h):
-        return f"{what}: point ({x}, {y}) is outside the {w}x{h} screenshot"
-    return to_viewport(x, y, ctx, "absolute")
+    return point_to_viewport(x, y, ctx, "absolute", what=what)
 
 
 def _drag(action: dict[str, Any], ctx: ParseContext) -> GUIAction | str:
@@ -231,12 +258,12 @@ def _scroll(action: dict[str, Any], ctx: ParseContext) -> GUIAction | str:
     if isinstance(pt, str):
         return pt
     sx, sy = action.get("scroll_x", 0), action.get("scroll_y", 0)
-    if not (_number(sx) and _number(sy)):
+    nx, ny = as_number(sx), as_number(sy)
+    if nx is None or ny is None:
         return f"scroll: scroll_x and scroll_y must be numbers, got {sx!r}, {sy!r}"
-    # Scroll offsets are screenshot pixels too: scale them like coordinates (no clamping).
-    (iw, ih), (vw, vh) = ctx.image_size, ctx.viewport
-    return GUIAction(kind="scroll", x=pt[0], y=pt[1], dx=round(sx * vw / iw, 1),
-                     dy=round(sy * vh / ih, 1))
+    # Scroll offsets are screenshot pixels too: scaled like coordinates (not clamped).
+    dx, dy = scroll_to_viewport(nx, ny, ctx, "absolute")
+    return GUIAction(kind="scroll", x=pt[0], y=pt[1], dx=dx, dy=dy)
 
 
 GRAMMAR = OpenAICUAGrammar()

@@ -10,15 +10,18 @@ pixels of the smart-resized screenshot for Qwen2.5-VL (the default), 0-1000 for 
 Qwen3-VL docs as quoted in QwenLM/Qwen3-VL#1741), chosen by ``ctx.coords``. A click without
 ``coordinate`` clicks where an earlier call of the same output left the pointer;
 ``left_click_drag`` drags from there, or from wherever the pointer is (mouse down, move, mouse
-up). ``scroll`` / ``hscroll`` ``pixels`` is signed (positive scrolls up / right) and scaled by
-``scroll_unit_px``.
+up). ``scroll`` / ``hscroll`` ``pixels`` is signed (positive scrolls up / right) and, like
+``coordinate``, in the space of the screen the prompt declares: scaled to the viewport by the
+factors coordinates are (as openai-cua's ``scroll_x`` / ``scroll_y`` are), unless
+``scroll_unit_px`` says each unit is a wheel notch of so many viewport pixels. Numbers may be
+written as numeric strings; a point off the screenshot is an invalid step whose error names the
+bound (the shared policy, see ``base``).
 """
 
 from __future__ import annotations
 
 import json
-import math
-from typing import Any, TypeGuard
+from typing import Any
 
 from pydantic import ValidationError
 
@@ -28,10 +31,12 @@ from webmdp.agents.llm.grammars.base import (
     Coords,
     ParseContext,
     Parsed,
+    as_number,
     invalid,
+    point_to_viewport,
+    scroll_to_viewport,
     smart_resize,
     system_prompt_for,
-    to_viewport,
 )
 from webmdp.env.actions import Button, GUIAction, GUIKind
 from webmdp.trace import Mode
@@ -128,15 +133,17 @@ class QwenGrammar:
 
     ``display_size`` is the resolution the system prompt declares (default: the smart-resized
     viewport, 1428x896; Qwen3-VL setups often declare 1000x1000 for 0-1000 coordinates).
-    ``scroll_unit_px`` scales ``pixels`` (1: pixels as the schema says; 100 for models that
-    give wheel notches, as the cookbooks' pyautogui executors read them)."""
+    ``scroll_unit_px``: None (the default) reads ``pixels`` as the schema says, pixels of the
+    declared screen, scaled to the viewport like coordinates; a number reads each unit of
+    ``pixels`` as a wheel notch of that many viewport pixels (100 for models that give notches,
+    as the cookbooks' pyautogui executors read them), not scaled."""
 
     name = "qwen"
     modes: tuple[Mode, ...] = ("browser",)
     default_coords: Coords = "absolute"
 
     def __init__(self, *, display_size: tuple[int, int] | None = None,
-                 scroll_unit_px: float = 1.0):
+                 scroll_unit_px: float | None = None):
         self.display_size = display_size or default_display()
         self.scroll_unit_px = scroll_unit_px
 
@@ -215,17 +222,18 @@ class QwenGrammar:
 
     def _scroll(self, args: dict[str, Any], ctx: ParseContext,
                 action: str) -> list[GUIAction] | str:
-        pixels = args.get("pixels")
-        if isinstance(pixels, str):
-            pixels = _number(pixels)
-        if not is_number(pixels) or pixels == 0:
+        pixels = as_number(args.get("pixels"))
+        if pixels is None or pixels == 0:
             return f"{action} needs pixels: a non-zero number (positive scrolls up / right)"
         at: tuple[float, float] | str | None = point(args, ctx, action) \
             if "coordinate" in args else None
         if isinstance(at, str):
             return at
-        delta = float(pixels) * self.scroll_unit_px
-        dx, dy = (delta, 0.0) if action == "hscroll" else (0.0, -delta)
+        dx, dy = (pixels, 0.0) if action == "hscroll" else (0.0, -pixels)
+        if self.scroll_unit_px is None:
+            dx, dy = scroll_to_viewport(dx, dy, ctx)
+        else:
+            dx, dy = dx * self.scroll_unit_px, dy * self.scroll_unit_px
         return [GUIAction(kind="scroll", dx=dx, dy=dy, x=at[0] if at else None,
                           y=at[1] if at else None)]
 
@@ -251,20 +259,20 @@ def call_arguments(call: dict[str, Any], *names: str) -> dict[str, Any] | str:
 
 
 def point(args: dict[str, Any], ctx: ParseContext, action: str) -> tuple[float, float] | str:
-    """``coordinate`` ([x, y]) in viewport pixels, or why it is malformed or missing."""
+    """``coordinate`` ([x, y], numbers or numeric strings) in viewport pixels, or why it is
+    malformed, missing or off screen."""
     value = args.get("coordinate")
     if value is None:
         return f"{action} needs coordinate [x, y]"
     if isinstance(value, str):
-        value = [_number(v) for v in value.strip("[]() ").split(",")]
+        value = value.strip("[]() ").split(",")
     if isinstance(value, dict) and "x" in value and "y" in value:
         value = [value["x"], value["y"]]
     if not isinstance(value, list | tuple) or len(value) != 2:
         return f"{action}: coordinate must be [x, y], got {value!r}"
-    nums = [_number(v) if isinstance(v, str) else v for v in value]
-    if not all(is_number(v) for v in nums):
+    if as_number(value[0]) is None or as_number(value[1]) is None:
         return f"{action}: coordinate must hold two numbers, got {value!r}"
-    return to_viewport(float(nums[0]), float(nums[1]), ctx)  # type: ignore[arg-type]
+    return point_to_viewport(value[0], value[1], ctx, what=action)
 
 
 def key_action(keys: Any) -> list[GUIAction] | str:
@@ -284,10 +292,8 @@ def type_action(text: Any) -> list[GUIAction] | str:
 
 
 def wait_action(args: dict[str, Any], default: float) -> list[GUIAction] | str:
-    seconds = args.get("time", args.get("duration", default))
-    if isinstance(seconds, str):
-        seconds = _number(seconds)
-    if not is_number(seconds) or seconds < 0:
+    seconds = as_number(args.get("time", args.get("duration", default)))
+    if seconds is None or seconds < 0:
         return "wait needs time: a number of seconds"
     return [GUIAction(kind="wait", seconds=float(seconds))]
 
@@ -312,19 +318,6 @@ def _last_point(actions: list[GUIAction],
         if act.x is not None and act.y is not None:
             return act.x, act.y
     return pointer
-
-
-def is_number(value: Any) -> TypeGuard[float]:
-    """A finite int or float (not a bool, not NaN or infinity, which JSON decoding allows)."""
-    return isinstance(value, int | float) and not isinstance(value, bool) \
-        and math.isfinite(value)
-
-
-def _number(text: str) -> float | None:
-    try:
-        return float(text.strip())
-    except ValueError:
-        return None
 
 
 def _where(n: int, total: int) -> str:

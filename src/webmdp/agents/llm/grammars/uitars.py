@@ -6,7 +6,10 @@ then); UI-TARS-1 could also write ``Reflection: ... Action_Summary: ...``. A poi
 or as a box ``'(x1,y1,x2,y2)'`` (its centre is used). UI-TARS-1.5 gives absolute pixels of the
 smart-resized screenshot it saw (bytedance/UI-TARS ``README_coordinates.md``; maintainers in
 bytedance/UI-TARS#189 and #119), UI-TARS-1 gave 0-1000 relative ones: ``ctx.coords`` picks,
-``absolute`` by default. ``type`` content uses Python escapes, and a trailing ``\\n`` submits.
+``absolute`` by default. A point outside the screenshot (of a box, its centre) is an invalid
+step whose error names the bound (see ``base``). ``scroll`` turns the wheel 5 notches
+(``SCROLL_AMOUNT``, the official parser's ``pyautogui.scroll(±5)``), not scaled. ``type``
+content uses Python escapes, and a trailing ``\\n`` submits.
 Only the calls right after the first ``Action:`` line are executed: a model that goes on to
 write the next turns' Thought/Action is cut off there (``meta["ignored"]``).
 """
@@ -31,8 +34,8 @@ from webmdp.agents.llm.grammars.base import (
     ParseContext,
     Parsed,
     invalid,
+    point_to_viewport,
     system_prompt_for,
-    to_viewport,
 )
 from webmdp.env.actions import Button, Direction, GUIAction, GUIKind
 from webmdp.trace import Mode
@@ -265,7 +268,7 @@ def _point(kw: dict[str, str], call: Call, key: str, ctx: ParseContext, *,
     else:
         return (f"{call.name}: {key} must hold a point (x,y) or a box (x1,y1,x2,y2), "
                 f"got {value!r}")
-    return to_viewport(x, y, ctx)
+    return point_to_viewport(x, y, ctx, what=call.name)
 
 
 def _scroll(kw: dict[str, str], call: Call, ctx: ParseContext) -> list[GUIAction] | str:
