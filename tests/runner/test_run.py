@@ -135,10 +135,12 @@ def test_too_little_disk_space_is_refused(tmp_path: Path) -> None:
     assert not (tmp_path / "episodes").exists()
 
 
-def test_episode_over_its_time_limit_is_killed_retried_then_recorded(tmp_path: Path) -> None:
-    """A model that never answers in time: the worker is killed after --episode-timeout,
-    the episode retried, and after the last attempt stored as an infra error with its cause;
-    the other episode of the run is unaffected and no worker is left behind."""
+def test_episode_stuck_past_its_time_limit_is_killed_retried_then_recorded(tmp_path: Path
+                                                                         ) -> None:
+    """A model that never answers in time: the agent's thread never reaches a step boundary,
+    so the worker is killed as a last resort after --episode-timeout (plus its grace), the
+    episode retried, and after the last attempt stored as an infra error with its cause (exit
+    4: every episode of the run is one); no worker is left behind."""
     slow = Reply(text='{"action": "Finish", "params": {}}', delay_s=30)
     with ScriptedModelServer(lambda _req: slow) as srv:
         out = tmp_path / "run"
@@ -146,10 +148,11 @@ def test_episode_over_its_time_limit_is_killed_retried_then_recorded(tmp_path: P
                      "vllm/scripted-model", "--base-url", srv.base_url, "--api-key", "x",
                      "--task", "mail_0000", "--workers", "1", "--episode-timeout", "3",
                      "--retries", "1", "--out", str(out))
-    assert res.returncode == 0, res.stderr
+    assert res.returncode == 4, res.stderr
     (row,) = rows(out)
     assert row["termination"] == "infra_error"
     assert "wall-clock limit" in row["infra_error"] and "after 2 attempts" in row["infra_error"]
+    assert "agent stuck" in row["infra_error"]
     events = [json.loads(x) for x in (out / "events.jsonl").read_text().splitlines()]
     assert [e["attempt"] for e in events if e["event"] == "attempt_failed"] == [0, 1]
     assert not run_processes(out)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from functools import cache
 from pathlib import Path
@@ -12,7 +12,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from webmdp.errors import WebMDPError, unknown_choice
+from webmdp.errors import ConfigError, WebMDPError, unknown_choice
 from webmdp.sites import get_site, site_names
 from webmdp.tasks.generate import generate_site_tasks
 from webmdp.tasks.io import read_tasks
@@ -47,44 +47,55 @@ def select_tasks(site: str | None, *, tasks_file: Path | None = None, template: 
     """Tasks of sites (generated) or from a file, filtered, limited.
 
     ``site`` and ``template`` take one name, a comma-separated list or ``all``;
-    ``hard_negatives`` and ``access_levels`` keep tasks with those complexity values.
-    ``spread`` takes the limit evenly across the list (every k-th task) instead of the first N,
-    so a small slice still covers every template and hard-negative count.
+    ``hard_negatives`` and ``access_levels`` keep tasks with those complexity values. Without a
+    site (``None``) and without a file, the sites the ``task_ids`` name are generated, else
+    all. ``spread`` takes the limit evenly across the list (every k-th task) instead of the
+    first N, so a small slice still covers every template and hard-negative count. A
+    selection that comes out empty is an error naming what each filter removed.
     """
+    if limit is not None and limit < 1:
+        raise ConfigError(f"--limit must be at least 1, got {limit}")
     sites = _names(site)
     if tasks_file is not None:
         tasks = read_tasks(tasks_file)
-        if sites:
-            tasks = [t for t in tasks if t.site in sites]
+        source = f"{len(tasks)} tasks in {tasks_file}"
     else:
-        names = sites or site_names()
+        names = sites or _sites_of(task_ids) or site_names()
         for n in names:
             get_site(n)
         tasks = [t for n in names for t in site_tasks(n)]
+        source = f"{len(tasks)} tasks of {', '.join(names)}"
+    steps = _Filters(tasks, source)
+    if sites and tasks_file is not None:
+        steps.keep(f"--site {site}", lambda t: t.site in sites)
     templates = _names(template)
     if templates:
-        known = sorted({t.template for t in tasks})
+        known = sorted({t.template for t in steps.tasks})
         for name in templates:
             if name not in known:
                 raise unknown_choice("template", name, known)
-        tasks = [t for t in tasks if t.template in templates]
+        steps.keep(f"--template {template}", lambda t: t.template in templates)
     if hard_negatives:
         for count in hard_negatives:
             if not 0 <= count <= 3:
                 raise unknown_choice("hard-negative count", str(count), ["0", "1", "2", "3"])
-        tasks = [t for t in tasks if t.complexity.hard_negative_count in hard_negatives]
+        steps.keep(f"--hard-negatives {','.join(map(str, hard_negatives))}",
+                   lambda t: t.complexity.hard_negative_count in hard_negatives)
     if access_levels:
         for a in access_levels:
             if a not in ACCESS_LEVELS:
                 raise unknown_choice("access level", a, ACCESS_LEVELS)
-        tasks = [t for t in tasks if t.complexity.access_level in access_levels]
+        steps.keep(f"--access-level {','.join(access_levels)}",
+                   lambda t: t.complexity.access_level in access_levels)
+    tasks = steps.tasks
     if task_ids:
         by_id = {t.id: t for t in tasks}
-        missing = [i for i in task_ids if i not in by_id]
-        if missing:
-            shown = list(by_id)[:5] + (["..."] if len(by_id) > 5 else [])
-            raise unknown_choice("task id", missing[0], shown)
+        for i in task_ids:
+            if i not in by_id:
+                raise ConfigError(_unknown_task(i, tasks, steps))
         tasks = [by_id[i] for i in task_ids]
+    if not tasks:
+        raise ConfigError(steps.empty())
     if limit is not None and limit < len(tasks):
         if spread:
             step = len(tasks) / limit
@@ -92,6 +103,45 @@ def select_tasks(site: str | None, *, tasks_file: Path | None = None, template: 
         else:
             tasks = tasks[:limit]
     return tasks
+
+
+class _Filters:
+    """The selection as filters narrow it, remembering what each removed."""
+
+    def __init__(self, tasks: list[Task], source: str):
+        self.tasks = tasks
+        self.source = source
+        self.removed: list[tuple[str, int]] = []
+
+    def keep(self, name: str, pred: Callable[[Task], bool]) -> None:
+        kept = [t for t in self.tasks if pred(t)]
+        self.removed.append((name, len(self.tasks) - len(kept)))
+        self.tasks = kept
+
+    def why(self) -> str:
+        return "; ".join([self.source, *(f"{name} removed {n}" for name, n in self.removed)])
+
+    def empty(self) -> str:
+        return f"no tasks selected ({self.why()})"
+
+
+def _sites_of(task_ids: list[str] | None) -> list[str]:
+    """The sites task ids name by their prefix (``mail_0003`` -> ``mail``), where known."""
+    known = set(site_names())
+    return list(dict.fromkeys(s for i in task_ids or [] if (s := i.rsplit("_", 1)[0]) in known))
+
+
+def _unknown_task(task_id: str, tasks: list[Task], steps: _Filters) -> str:
+    """Why ``task_id`` is not in the selection: how many ids its site has, and their range."""
+    site = task_id.rsplit("_", 1)[0]
+    ids = sorted(t.id for t in tasks if t.site == site)
+    if ids:
+        return (f"unknown task id '{task_id}': {site} has {len(ids)} task ids in this "
+                f"selection, {ids[0]} to {ids[-1]} ({steps.why()})")
+    sites = sorted({t.site for t in tasks})
+    return (f"unknown task id '{task_id}': no task of site '{site}' in this selection, which "
+            f"holds {', '.join(sites) or 'no site'} ({steps.why()}); ids are SITE_NNNN, "
+            "e.g. " + (tasks[0].id if tasks else "shopping_0000"))
 
 
 ACCESS_LEVELS = ("card", "filter", "detail")

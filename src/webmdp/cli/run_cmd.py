@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import math
+import os
 from pathlib import Path
+from typing import Any
 
 import typer
+from rich.markup import escape
 
 from webmdp.agents.registry import MODEL_AGENTS, agent_names
 from webmdp.cli.common import console, fail, select_tasks, user_errors
@@ -20,21 +23,27 @@ BACKENDS = ("local", "ray")
 SERVERS = ("per-worker", "shared")
 _SELECT = ("site", "template", "hard_negatives", "access_level", "task_id", "tasks_file",
            "limit")
+_OPERATIONAL = ("workers", "slots", "backend", "server", "retries", "episode_timeout",
+                "step_timeout", "ray_address", "base_url", "api_key", "timeout", "max_retries",
+                "concurrency")
+"""Options that change how a run goes, not what it measures: stored, defaults on resume."""
 _M = "Model agents"
 _S = "Scale and faults"
 
 
 def run(
     ctx: typer.Context,
-    site: str = typer.Option("shopping", "--site", "-s",
-                             help="Site, comma-separated sites, or 'all'."),
+    site: str | None = typer.Option(None, "--site", "-s",
+                                    help="Site, comma-separated sites, or 'all' (default: "
+                                         "shopping; with --tasks or --task, no site filter "
+                                         "unless given)."),
     agent: list[str] = typer.Option(["oracle"], "--agent", "-a",
                                     help="Agent (repeatable): oracle, random, greedy (built "
                                          "in), a model agent: step, plan, tree (needs "
                                          "--model), or your own as module:Class."),
     mode: str = typer.Option("semantic", "--mode", "-m",
                              help="semantic (typed actions on the MDP) or browser (Chromium)."),
-    limit: int | None = typer.Option(None, "--limit", "-n",
+    limit: int | None = typer.Option(None, "--limit", "-n", min=1,
                                      help="At most N tasks, spread over the selection."),
     out: Path = typer.Option(Path("runs/latest"), "--out", "-o", help="Run directory."),
     template: str | None = typer.Option(None, help="Only these templates (comma-separated)."),
@@ -47,7 +56,7 @@ def run(
     tasks_file: Path | None = typer.Option(None, "--tasks", help="Read tasks from a JSONL file."),
     seeds: str = typer.Option("0", "--seeds", help="Agent seeds, e.g. 0,1,2: every task once "
                               "per seed; a seed other than 0 is stored as agent NAME@sSEED."),
-    step_budget: int = typer.Option(50, help="GUI steps before an episode is truncated."),
+    step_budget: int = typer.Option(50, min=1, help="GUI steps before an episode is truncated."),
     screenshots: bool = typer.Option(False, help="Save a screenshot per browser step."),
     observation: str = typer.Option("both", help="Browser observation: screenshot, axtree or "
                                                   "both."),
@@ -60,10 +69,10 @@ def run(
     rerun: bool = typer.Option(False, "--rerun", help="Run finished episodes again too.",
                                rich_help_panel=_S),
     workers: int = typer.Option(1, "--workers", "-w", help="Worker processes (0: run in this "
-                                "process).", rich_help_panel=_S),
+                                "process).", min=0, rich_help_panel=_S),
     slots: int | None = typer.Option(None, help="Episodes each worker runs at once (default 1; "
                                      "model agents: the endpoint concurrency shared out over "
-                                     "the workers).", rich_help_panel=_S),
+                                     "the workers).", min=1, rich_help_panel=_S),
     backend: str = typer.Option("local", help="local (processes on this machine) or ray.",
                                 rich_help_panel=_S),
     ray_address: str | None = typer.Option(None, help="Ray cluster address (default: "
@@ -72,16 +81,17 @@ def run(
     server: str = typer.Option("per-worker", help="Browser mode: a webmdp server per worker, "
                                "or one shared by all (local backend).", rich_help_panel=_S),
     retries: int = typer.Option(2, help="Attempts after an infrastructure failure before the "
-                                "episode is recorded as an infra error.", rich_help_panel=_S),
+                                "episode is recorded as an infra error.", min=0,
+                                rich_help_panel=_S),
     episode_timeout: float = typer.Option(1800.0, help="Wall-clock seconds per episode before "
                                           "its worker is killed and the episode retried.",
-                                          rich_help_panel=_S),
-    step_timeout: float = typer.Option(300.0, help="Seconds a browser step may go without "
+                                          min=0.1, rich_help_panel=_S),
+    step_timeout: float = typer.Option(300.0, min=0.1, help="Seconds a browser step may go without "
                                        "progress before its Chromium is killed.",
                                        rich_help_panel=_S),
     price_in: float | None = typer.Option(None, help="USD per million prompt tokens (cost in "
-                                          "the live display).", rich_help_panel=_M),
-    price_out: float | None = typer.Option(None, help="USD per million completion tokens.",
+                                          "the live display).", min=0.0, rich_help_panel=_M),
+    price_out: float | None = typer.Option(None, min=0.0, help="USD per million completion tokens.",
                                            rich_help_panel=_M),
     model: str | None = typer.Option(None, "--model", help="Model agents: PROVIDER/MODEL, e.g. "
                                      "openai/gpt-4o, vllm/ByteDance-Seed/UI-TARS-1.5-7B, "
@@ -99,38 +109,51 @@ def run(
     value: str = typer.Option("model", "--value", help="tree: value function V(s), 'model' or "
                               "'oracle' (exact, 1/(1+distance to goal) from the MDP).",
                               rich_help_panel=_M),
-    branching: int = typer.Option(3, help="tree: candidate actions per expanded node.",
+    branching: int = typer.Option(3, min=1, help="tree: candidate actions per expanded node.",
                                   rich_help_panel=_M),
     coords: str | None = typer.Option(None, help="Coordinate convention of the model's "
                                       "output: absolute, relative1000 or normalized1 (default: "
                                       "the grammar's).", rich_help_panel=_M),
     history_images: int | None = typer.Option(None, help="Screenshots per prompt, the current "
                                               "one included (default: the family's).",
-                                              rich_help_panel=_M),
+                                              min=1, rich_help_panel=_M),
     set_of_marks: bool = typer.Option(False, help="Show a set-of-marks screenshot (numbered "
                                       "boxes over interactive elements).", rich_help_panel=_M),
     temperature: float | None = typer.Option(None, help="Sampling temperature (default 0).",
-                                             rich_help_panel=_M),
-    max_tokens: int | None = typer.Option(None, help="Completion token limit per call "
+                                             min=0.0, rich_help_panel=_M),
+    max_tokens: int | None = typer.Option(None, min=1, help="Completion token limit per call "
                                           "(default 1024).", rich_help_panel=_M),
     timeout: float | None = typer.Option(None, help="Request timeout in seconds (default 120).",
-                                         rich_help_panel=_M),
-    max_retries: int | None = typer.Option(None, help="Retries on 429 / 5xx / timeouts "
+                                         min=0.1, rich_help_panel=_M),
+    max_retries: int | None = typer.Option(None, min=0, help="Retries on 429 / 5xx / timeouts "
                                            "(default 4, exponential backoff).",
                                            rich_help_panel=_M),
-    concurrency: int | None = typer.Option(None, help="Concurrent requests per endpoint, over "
+    concurrency: int | None = typer.Option(None, min=1, help="Concurrent requests per endpoint, "
+                                           "over "
                                            "all workers (default 4).", rich_help_panel=_M),
+    no_preflight: bool = typer.Option(False, "--no-preflight", help="Skip the one-token "
+                                      "request that checks the model endpoint (URL, key, "
+                                      "model) before the first episode.", rich_help_panel=_M),
 ) -> None:
     """Run agents on a task selection; one trace per episode is stored as soon as it ends.
 
     Every task runs once per agent and seed. A run directory keeps a manifest (configuration,
-    versions, task-set hash): running the same command again, or `--resume DIR`, continues it.
+    versions, task-set hash, how it is run): running the same command again, or `--resume
+    DIR`, continues it with the stored settings (endpoint included; options given again
+    override them). API keys are never stored: a resume takes them from the environment.
+
+    Exit status: 0 when every episode of the run is stored without an infrastructure error;
+    3 when some of the run's episodes ended as infra errors and 4 when all did (counted over
+    the whole run after this invocation; `--resume` runs them again); 2 for bad input or a
+    failed model-endpoint preflight; 128+N when stopped by signal N (130 for Ctrl-C).
     """
+    from webmdp.redact import register as register_secret
     from webmdp.runner.display import LiveDisplay
     from webmdp.runner.run import RunPlan, execute_run
 
     given = {name for name in ctx.params  # options typed on this command line
              if getattr(ctx.get_parameter_source(name), "name", "") == "COMMANDLINE"}
+    register_secret(api_key)
     with user_errors():
         stored = None
         if resume_dir is not None:
@@ -139,15 +162,32 @@ def run(
             if stored is None:
                 raise ConfigError(f"nothing to resume: {resume_dir} has no {mf.MANIFEST} "
                                   "(start the run with --out)")
+        ops = (stored or {}).get("settings", {})
+        if stored is not None:  # how the run was run, unless given again
+            workers = workers if "workers" in given else (
+                0 if ops.get("backend") == "inline" else ops.get("workers", workers))
+            slots = slots if "slots" in given else ops.get("slots", slots)
+            backend = backend if "backend" in given else (
+                ops.get("backend", backend) if ops.get("backend") != "inline" else backend)
+            server = server if "server" in given else ops.get("server", server)
+            retries = retries if "retries" in given else ops.get("retries", retries)
+            episode_timeout = episode_timeout if "episode_timeout" in given else ops.get(
+                "episode_timeout_s", episode_timeout)
+            step_timeout = step_timeout if "step_timeout" in given else ops.get(
+                "step_timeout_s", step_timeout)
+            ray_address = ray_address if "ray_address" in given else ops.get("ray_address")
         model_cfg = None
         if model is not None:
             model_cfg = _model_config(agent, mode, model, grammar, base_url, api_key, value,
                                       branching, coords, history_images, set_of_marks,
                                       temperature, max_tokens, timeout, max_retries, concurrency)
         if stored is not None and "model" not in given:
-            model_cfg = _stored_model(stored, base_url=base_url, api_key=api_key,
+            model_cfg = _stored_model(stored, given, base_url=base_url, api_key=api_key,
                                       timeout_s=timeout, max_retries=max_retries,
                                       concurrency=concurrency)
+        endpoint = _endpoint(model_cfg, api_key, stored if "model" not in given else None)
+        if model_cfg is not None:
+            model_cfg = _with_endpoint(model_cfg, endpoint)
         if stored is not None:
             ident = stored["identity"]
             if "agent" not in given:
@@ -170,20 +210,18 @@ def run(
         _choice("observation", observation, OBSERVATIONS)
         _choice("backend", backend, BACKENDS)
         _choice("server mode", server, SERVERS)
-        if workers < 0 or retries < 0:
-            raise ConfigError("--workers and --retries cannot be negative")
         if workers == 0 and backend == "ray":
             raise ConfigError("--backend ray needs at least one worker")
         agent_seeds = _seeds(seeds)
         if stored is not None and not (given & set(_SELECT)):
             tasks = _stored_tasks(out, stored)
         else:
+            if site is None and tasks_file is None and not task_id:
+                site = "shopping"
             tasks = select_tasks(site, tasks_file=tasks_file, template=template,
                                  task_ids=task_id or None, limit=limit, spread=True,
                                  hard_negatives=_ints(hard_negatives, "--hard-negatives"),
                                  access_levels=_list(access_level))
-        if not tasks:
-            raise fail("no tasks selected")
         agents = [AgentSpec(a, seed=s, model=model_cfg if a in MODEL_AGENTS else None)
                   for a in agent for s in agent_seeds]
         per_worker = slots or _default_slots(agents, workers)
@@ -193,21 +231,48 @@ def run(
             backend="inline" if workers == 0 else backend,  # type: ignore[arg-type]
             server=server, retries=retries,  # type: ignore[arg-type]
             episode_timeout_s=episode_timeout, step_timeout_s=step_timeout,
-            ray_address=ray_address)
+            ray_address=ray_address, endpoint=endpoint)
+        overrides = tuple(sorted(given & set(_OPERATIONAL))) if stored is not None else ()
+        check = None
+        if model_cfg is not None and not no_preflight:
+            from webmdp.agents.llm.preflight import preflight
+
+            def check() -> None:
+                console.print(f"preflight: one request to {endpoint.get('base_url') or model}",
+                              highlight=False)
+                preflight(model_cfg)
+
         plan = RunPlan(out, tasks, agents, mode, settings, force=force,  # type: ignore[arg-type]
-                       rerun=rerun)
+                       rerun=rerun, overrides=overrides, preflight=check)
         label = f"{', '.join(a.label() for a in agents)} · {mode}"
         with LiveDisplay(label, console, price_in=price_in, price_out=price_out) as live:
             outcome = execute_run(plan, on_change=live.update)
-    t = outcome.tally
-    console.print(f"{t.done} episodes run ({t.skipped} resumed), {t.success} successful, "
-                  f"{t.infra_errors} infrastructure errors, {t.retries} retries -> {out}")
+    _summary(outcome, out)
     if outcome.status == "failed":
         raise fail(f"run stopped: {outcome.error}")
     if outcome.status == "interrupted":
+        t = outcome.tally
         console.print(f"[yellow]interrupted[/yellow]: {t.total - t.done} episodes not run; "
                       f"continue with: webmdp run --resume {out}")
         raise typer.Exit(code=128 + (outcome.signal or 2))
+    if outcome.final.exit_code:
+        raise typer.Exit(code=outcome.final.exit_code)
+
+
+def _summary(outcome: Any, out: Path) -> None:
+    """This invocation's counts, then the run's infra errors and their most common causes."""
+    t, f = outcome.tally, outcome.final
+    console.print(f"{t.done} episodes run ({t.skipped} resumed), {t.success} successful, "
+                  f"{t.infra_errors} infrastructure errors, {t.retries} retries -> {out}",
+                  highlight=False)
+    if not f.infra_errors:
+        return
+    share = "all" if f.infra_errors >= f.episodes else f"{f.infra_errors} of {f.episodes}"
+    console.print(f"[red]{share} episodes of the run ended in an infrastructure error[/red] "
+                  f"({f.infra_errors} of {f.episodes}); `webmdp run --resume {out}` runs them "
+                  "again. Causes:", highlight=False)
+    for cause, n in list(f.causes.items())[:3]:
+        console.print(f"  {n} x {escape(cause)}", highlight=False, soft_wrap=True)
 
 
 def _importable(entry: str) -> None:
@@ -284,15 +349,59 @@ def _model_config(agent: list[str], mode: str, model: str, grammar: str,
         timeout_s=timeout, max_retries=max_retries, concurrency=concurrency)
 
 
-def _stored_model(stored: dict, **operational: object) -> object:
-    """The model config a resumed run was started with; endpoint, key, timeouts and
-    concurrency come from this command line or the environment (keys are never stored)."""
+def _stored_model(stored: dict, given: set[str], **operational: Any) -> object:
+    """The model config a resumed run was started with. Endpoint, retries, timeout and
+    concurrency come back from the manifest unless given again; the key only ever comes from
+    this command line or the environment, and a run started with --api-key cannot resume
+    without one."""
     models = [a["model"] for a in stored["identity"]["agents"] if a.get("model")]
     if not models:
         return None
     from webmdp.agents.llm import ModelAgentConfig
 
-    return ModelAgentConfig(**models[0], **operational)  # type: ignore[arg-type]
+    ops = stored.get("settings", {}).get("endpoint") or {}
+    restored = {k: ops.get(k) for k in ("base_url", "timeout_s", "max_retries", "backoff_s",
+                                        "concurrency")}
+    for option, key in (("base_url", "base_url"), ("timeout", "timeout_s"),
+                        ("max_retries", "max_retries"), ("concurrency", "concurrency")):
+        if option in given:
+            restored[key] = operational[key]
+    key_env = _provider(models[0]["model"]).key_env
+    if operational["api_key"] is None and not os.environ.get(key_env) \
+            and ops.get("api_key_from") == "flag":
+        raise ConfigError(f"this run's API key was given with --api-key, which webmdp never "
+                          f"stores: set {key_env} (or pass --api-key) to resume it")
+    return ModelAgentConfig(**models[0], **restored,  # type: ignore[arg-type]
+                            api_key=operational["api_key"])
+
+
+def _provider(model: str) -> Any:
+    from webmdp.agents.llm.clients import PROVIDERS, parse_model_id
+
+    return PROVIDERS[parse_model_id(model)[0]]
+
+
+def _endpoint(model_cfg: Any, api_key: str | None, stored: dict | None) -> dict[str, Any]:
+    """The endpoint settings a run stores (never the key itself): the effective base URL
+    (from --base-url, else the provider's environment variable, else its default), the
+    client's retries, timeout and concurrency, and where the key came from."""
+    if model_cfg is None:
+        return {}
+    p = _provider(model_cfg.model)
+    old = ((stored or {}).get("settings", {}).get("endpoint") or {})
+    key_from = ("flag" if api_key else "environment" if os.environ.get(p.key_env)
+                else old.get("api_key_from"))
+    return {"base_url": model_cfg.base_url or os.environ.get(p.url_env) or p.default_url,
+            "timeout_s": model_cfg.timeout_s, "max_retries": model_cfg.max_retries,
+            "backoff_s": model_cfg.backoff_s, "concurrency": model_cfg.concurrency,
+            "api_key_from": key_from, "api_key_env": p.key_env}
+
+
+def _with_endpoint(model_cfg: Any, endpoint: dict[str, Any]) -> Any:
+    """Workers call the endpoint the run recorded, whatever their environment says."""
+    from dataclasses import replace
+
+    return replace(model_cfg, base_url=endpoint["base_url"])
 
 
 def _stored_tasks(root: Path, stored: dict) -> list:

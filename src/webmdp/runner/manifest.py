@@ -11,6 +11,7 @@ import hashlib
 import json
 import os
 import platform
+import socket
 import subprocess
 import sys
 import time
@@ -19,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from webmdp.errors import ConfigError
+from webmdp.redact import redact_argv, scrub
 from webmdp.tasks.model import Task
 
 MANIFEST = "manifest.json"
@@ -94,7 +96,7 @@ def read(root: Path) -> dict[str, Any] | None:
 
 def write(root: Path, manifest: dict[str, Any]) -> None:
     tmp = root / f".{MANIFEST}.tmp"
-    tmp.write_text(json.dumps(manifest, indent=1, sort_keys=False))
+    tmp.write_text(scrub(json.dumps(manifest, indent=1, sort_keys=False)))
     os.replace(tmp, root / MANIFEST)
 
 
@@ -116,11 +118,91 @@ def check_compatible(old: dict[str, Any], new: dict[str, Any], *, force: bool) -
     return diffs
 
 
-def start_invocation(manifest: dict[str, Any], settings: dict[str, Any]) -> dict[str, Any]:
-    inv = {"started": _now(), "ended": None, "status": "running", "argv": sys.argv[1:],
-           "pid": os.getpid(), "settings": settings}
+def start_invocation(manifest: dict[str, Any], settings: dict[str, Any],
+                     argv: list[str] | None = None) -> dict[str, Any]:
+    """Record an invocation as ``running``, owned by this process (host, pid and the
+    process's start time, so that a reused pid is not mistaken for the owner)."""
+    inv = {"started": _now(), "ended": None, "status": "running",
+           "argv": redact_argv(sys.argv[1:] if argv is None else argv), **owner(),
+           "settings": settings}
     manifest["invocations"].append(inv)
     return inv
+
+
+OWNER_GONE = "interrupted (owner gone)"
+"""How a read-only reader (report, view) shows an invocation whose process is dead."""
+
+
+def owner() -> dict[str, Any]:
+    """Who runs an invocation: this host, this pid and the pid's start time."""
+    return {"host": socket.gethostname(), "pid": os.getpid(),
+            "pid_started": _process_start(os.getpid())}
+
+
+def owner_alive(inv: dict[str, Any]) -> bool | None:
+    """Whether the process that owns ``inv`` still runs: ``None`` when it cannot be known
+    (another host, or a manifest older than the start-time record whose pid exists)."""
+    pid = inv.get("pid")
+    if not isinstance(pid, int):
+        return None
+    if inv.get("host") not in (None, socket.gethostname()):
+        return None
+    started = _process_start(pid)
+    if started is None:
+        return False
+    recorded = inv.get("pid_started")
+    if recorded is None:
+        return None
+    return abs(started - float(recorded)) < 1.0
+
+
+def invocation_state(inv: dict[str, Any]) -> str:
+    """``inv``'s status as a reader should show it: a ``running`` invocation whose owner is
+    gone reads :data:`OWNER_GONE`; one on another host says so."""
+    status = str(inv.get("status", "unknown"))
+    if status != "running":
+        return status
+    alive = owner_alive(inv)
+    if alive is False:
+        return OWNER_GONE
+    if alive is None and inv.get("host") not in (None, socket.gethostname()):
+        return f"running (on {inv['host']})"
+    return status
+
+
+def run_state(manifest: dict[str, Any]) -> str:
+    """The run's state: its last invocation's (:func:`invocation_state`)."""
+    invs = manifest.get("invocations") or []
+    return invocation_state(invs[-1]) if invs else "not started"
+
+
+def close_dead_invocations(manifest: dict[str, Any]) -> int:
+    """Rewrite every ``running`` invocation whose owner is gone as ``interrupted``, with the
+    time it was found so; how many were rewritten (a resume calls this, readers do not)."""
+    n = 0
+    for inv in manifest.get("invocations") or []:
+        if inv.get("status") == "running" and owner_alive(inv) is False:
+            inv.update(status="interrupted", ended=_now(), note="owner gone")
+            n += 1
+    return n
+
+
+def check_not_running(manifest: dict[str, Any], root: Path) -> None:
+    """Refuse to run a directory another live process of this host is running."""
+    for inv in manifest.get("invocations") or []:
+        if inv.get("status") == "running" and inv.get("pid") != os.getpid() \
+                and owner_alive(inv) is True:
+            raise ConfigError(f"{root} is being run by process {inv['pid']} (started "
+                              f"{inv.get('started')}); wait for it to end or stop it first")
+
+
+def _process_start(pid: int) -> float | None:
+    import psutil
+
+    try:
+        return float(psutil.Process(pid).create_time())
+    except (psutil.Error, OSError):
+        return None
 
 
 def _now() -> str:

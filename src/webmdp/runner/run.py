@@ -11,6 +11,8 @@ recorded in the manifest with its status.
 from __future__ import annotations
 
 import contextlib
+import re
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -18,7 +20,7 @@ from typing import Any
 
 from webmdp.runner import manifest as mf
 from webmdp.runner.procs import sweep
-from webmdp.runner.scheduler import Outcome, Pool, Scheduler, Tally
+from webmdp.runner.scheduler import FinalState, Outcome, Pool, Scheduler, Tally
 from webmdp.runner.spec import AgentSpec, EpisodeSpec, RunSettings
 from webmdp.runner.store import MIN_FREE_MB, RunStore
 from webmdp.tasks.model import Task
@@ -40,6 +42,11 @@ class RunPlan:
     manifest: bool = True
     """Keep a manifest and refuse to mix runs (the library's ``run_tasks`` runs without)."""
     min_free_mb: int = MIN_FREE_MB
+    overrides: tuple[str, ...] = ()
+    """Options a resume was given explicitly (recorded in its invocation)."""
+    preflight: Callable[[], None] | None = None
+    """Checked once before the first episode, when there is one to run (the model
+    endpoint's one-token request); raises to stop the run."""
 
     def identity(self) -> dict[str, Any]:
         agents = sorted((a.identity() for a in self.agents),
@@ -79,9 +86,15 @@ def execute_run(plan: RunPlan, on_change: Callable[[Tally], None] | None = None,
     """Run ``plan``; ``on_change`` sees the tally as it moves, ``on_record`` each stored
     episode's summary row."""
     store, manifest, specs = prepare(plan)
+    if specs and plan.preflight is not None:
+        plan.preflight()
     invocation = None
     if manifest is not None:
+        mf.close_dead_invocations(manifest)
+        mf.check_not_running(manifest, plan.root)
         invocation = mf.start_invocation(manifest, _settings(plan.settings))
+        if plan.overrides:
+            invocation["overrides"] = sorted(plan.overrides)
         mf.write(plan.root, manifest)
     skipped = len(plan.agents) * len(plan.tasks) - len(specs)
     outcome = Outcome("failed", Tally(total=len(specs), skipped=skipped), error="not started")
@@ -97,12 +110,37 @@ def execute_run(plan: RunPlan, on_change: Callable[[Tally], None] | None = None,
         if plan.settings.backend != "ray":
             sweep(plan.root)
         n = store.rebuild_tables()
+        outcome.final = final_state(plan, store)
         if manifest is not None and invocation is not None:
             invocation.update(ended=mf._now(), status=outcome.status, episodes=n,
                               run=outcome.tally.done, retries=outcome.tally.retries,
                               infra_errors=outcome.tally.infra_errors, error=outcome.error)
             mf.write(plan.root, manifest)
     return outcome
+
+
+def final_state(plan: RunPlan, store: RunStore) -> FinalState:
+    """How the plan's episodes stand in the store: stored, infra errors and their causes."""
+    keys = {(a.label(), plan.mode, t.id) for a in plan.agents for t in plan.tasks}
+    state = FinalState(episodes=len(keys))
+    causes: Counter[str] = Counter()
+    for row in store.rows():
+        if (row["agent"], row["mode"], row["task_id"]) not in keys:
+            continue
+        state.stored += 1
+        if row.get("termination") == "infra_error":
+            state.infra_errors += 1
+            causes[short_cause(row.get("infra_error"))] += 1
+    state.causes = dict(causes.most_common())
+    return state
+
+
+def short_cause(cause: str | None) -> str:
+    """An infrastructure cause without its per-episode details: its first clause, without
+    the attempt count, so that equal causes count together."""
+    text = (cause or "unknown cause").split("; then ")[0]
+    text = re.sub(r" \(after \d+ attempts\)$", "", text.strip())
+    return text if len(text) <= 200 else text[:197] + "..."
 
 
 def _settings(s: RunSettings) -> dict[str, Any]:

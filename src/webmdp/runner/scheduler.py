@@ -31,6 +31,12 @@ GRACE_S = 120.0
 """How long a graceful stop waits for in-flight episodes before abandoning them."""
 
 
+def last_resort_s(limit: float) -> float:
+    """How long past its wall-clock limit an episode may run before its whole worker is
+    killed: half the limit, between 5 s and 60 s."""
+    return min(60.0, max(5.0, limit / 2))
+
+
 class Pool(Protocol):
     restarts: int
 
@@ -71,11 +77,31 @@ class Tally:
 
 
 @dataclass
+class FinalState:
+    """The run's episodes as stored after an invocation (all invocations together)."""
+
+    episodes: int = 0
+    """Episodes the run consists of (agents x seeds x tasks)."""
+    stored: int = 0
+    infra_errors: int = 0
+    causes: dict[str, int] = field(default_factory=dict)
+    """Infrastructure causes, most common first (the cause's first clause)."""
+
+    @property
+    def exit_code(self) -> int:
+        """0, or 3 when some of the run's episodes ended ``infra_error`` and 4 when all did."""
+        if self.infra_errors == 0:
+            return 0
+        return 4 if self.infra_errors >= self.episodes else 3
+
+
+@dataclass
 class Outcome:
     status: str  # completed | interrupted | failed
     tally: Tally
     signal: int | None = None
     error: str | None = None
+    final: FinalState = field(default_factory=FinalState)
 
 
 class Scheduler:
@@ -188,11 +214,15 @@ class Scheduler:
         self.on_record(row)
 
     def _check_timeouts(self) -> None:
+        """The last resort: an episode past its wall-clock limit is sealed by its worker at
+        its next step boundary (only its Chromium is ever killed); a worker that has not
+        sealed it :func:`last_resort_s` later has a stuck agent thread and is killed."""
         limit = self.settings.episode_timeout_s
         now = time.monotonic()
         for key, (_spec, t0) in list(self.inflight.items()):
-            if key in self.inflight and now - t0 > limit:
-                cause = f"episode exceeded its {limit:g} s wall-clock limit; worker killed"
+            if key in self.inflight and now - t0 > limit + last_resort_s(limit):
+                cause = (f"episode exceeded its {limit:g} s wall-clock limit and was not "
+                         "sealed at a step boundary (agent stuck); worker killed")
                 for ev in self.pool.kill_episode(key, cause):
                     self._handle(ev)
 

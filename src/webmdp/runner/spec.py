@@ -86,6 +86,9 @@ class RunSettings:
     episode_timeout_s: float = 1800.0
     step_timeout_s: float = 300.0
     ray_address: str | None = None
+    endpoint: dict[str, Any] = field(default_factory=dict)
+    """The model endpoint's settings (URL, client retries, timeout, concurrency, where the key
+    came from; never the key): what a resume calls again."""
     extra: dict[str, Any] = field(default_factory=dict)
 
     def identity(self) -> dict[str, Any]:

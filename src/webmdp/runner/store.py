@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from webmdp.errors import ConfigError
+from webmdp.redact import scrub
 from webmdp.tasks.io import write_tasks
 from webmdp.tasks.model import Task
 from webmdp.trace import EpisodeTrace
@@ -82,11 +83,11 @@ class RunStore:
 
     def write_trace(self, trace: EpisodeTrace) -> Path:
         """Write the trace atomically (a temporary file beside it, then a rename): a reader
-        or a resume never sees half a trace."""
+        or a resume never sees half a trace. Secrets are scrubbed (:mod:`~webmdp.redact`)."""
         path = self.trace_path(trace.agent, trace.mode, trace.task_id)
         tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
         try:
-            tmp.write_text(trace.model_dump_json(indent=1))
+            tmp.write_text(scrub(trace.model_dump_json(indent=1)))
             os.replace(tmp, path)
         except OSError as exc:
             tmp.unlink(missing_ok=True)
@@ -108,9 +109,16 @@ class RunStore:
     def _append(self, name: str, row: dict[str, Any]) -> None:
         try:
             with (self.root / name).open("a") as fh:
-                fh.write(json.dumps(row) + "\n")
+                fh.write(scrub(json.dumps(row)) + "\n")
         except OSError as exc:
             raise StoreError(f"cannot write {self.root / name}: {exc}") from exc
+
+    def rows(self) -> list[dict[str, Any]]:
+        """The rows of ``results.jsonl`` (after :meth:`rebuild_tables`: one per trace)."""
+        path = self.root / "results.jsonl"
+        if not path.is_file():
+            return []
+        return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
 
     def check_space(self, min_free_mb: int = MIN_FREE_MB) -> None:
         """Fail loudly, before an episode runs, if the run directory cannot take results:

@@ -24,6 +24,7 @@ from webmdp.env.browser import BrowserConfig, BrowserEnv
 from webmdp.env.episode import Episode
 from webmdp.env.semantic import SemanticEnv
 from webmdp.errors import InfrastructureError
+from webmdp.redact import register as register_secret
 from webmdp.runner.episode import run_episode
 from webmdp.runner.spec import EpisodeSpec, RunSettings
 from webmdp.runner.store import RunStore, StoreError, summary_row
@@ -52,6 +53,13 @@ class Outcome:
 DEAD_GRACE_S = 10.0
 """How long a slot may stay in a Playwright call after its Chromium died before the step
 watchdog kills the slot's driver (Playwright does not always notice a dead browser)."""
+SEAL_GRACE_S = 5.0
+"""How long an episode past its wall-clock limit may take to reach its next step boundary
+before its slot's Chromium is killed (which ends a browser step in progress)."""
+
+
+class EpisodeTimeout(InfrastructureError):
+    """An episode ran past ``--episode-timeout``: sealed at its next step boundary."""
 
 
 class Slot:
@@ -62,6 +70,8 @@ class Slot:
         self.busy_since: float | None = None
         self.last_beat = 0.0
         self.killed: str | None = None
+        self.expired: str | None = None
+        """Set by the watchdog when the episode passed its wall-clock limit."""
         self.dead_seen: tuple[int, float] | None = None  # (browser pid, when seen dead)
 
     def beat(self, _n: int) -> None:
@@ -122,18 +132,25 @@ class WorkerContext:
         """The step watchdog: a browser step silent for longer than the step timeout gets its
         Chromium and the slot's Playwright driver killed (that slot's only), so the episode
         ends as an infrastructure failure and is retried. So does a slot still waiting on
-        Playwright :data:`DEAD_GRACE_S` after its Chromium died. Runs until ``stop`` is
+        Playwright :data:`DEAD_GRACE_S` after its Chromium died, and an episode past its
+        wall-clock limit that has not reached a step boundary :data:`SEAL_GRACE_S` later.
+        It also marks episodes past that limit (:meth:`_expire`). Runs until ``stop`` is
         set."""
         limit = self.settings.step_timeout_s
-        while not stop.wait(min(1.0, limit / 4)):
+        seal_by = self.settings.episode_timeout_s + SEAL_GRACE_S
+        while not stop.wait(min(1.0, limit / 4, self.settings.episode_timeout_s / 4)):
             now = time.monotonic()
             for slot in list(self.slots):
-                host = slot.host
-                if slot.busy_since is None or host is None or slot.killed is not None:
+                self._expire(slot, now)
+                host, busy = slot.host, slot.busy_since
+                if busy is None or host is None or slot.killed is not None:
                     slot.dead_seen = None
                     continue
                 if now - slot.last_beat > limit:
                     cause = f"step watchdog: no progress for {limit:g} s, Chromium killed"
+                elif slot.expired and now - busy > seal_by:
+                    cause = f"{slot.expired}; no step boundary {SEAL_GRACE_S:g} s later, " \
+                            "its Chromium killed"
                 elif self._stuck_on_dead_browser(slot, host, now):
                     cause = (f"step watchdog: Chromium died and Playwright still waited "
                              f"{DEAD_GRACE_S:g} s later; its driver killed")
@@ -142,6 +159,14 @@ class WorkerContext:
                 slot.killed = cause
                 with contextlib.suppress(Exception):
                     host.kill(driver=True)
+
+    def _expire(self, slot: Slot, now: float) -> None:
+        """The cooperative episode timeout: mark a slot's episode past its wall-clock limit,
+        so that it is sealed at its next step boundary (:func:`execute`), alone; the other
+        episodes of the worker go on."""
+        started, limit = slot.busy_since, self.settings.episode_timeout_s
+        if started is not None and slot.expired is None and now - started > limit:
+            slot.expired = f"episode exceeded its {limit:g} s wall-clock limit"
 
     @staticmethod
     def _stuck_on_dead_browser(slot: Slot, host: Any, now: float) -> bool:
@@ -161,20 +186,26 @@ def execute(ctx: WorkerContext, spec: EpisodeSpec, slot: Slot,
     """Run one episode attempt in ``slot`` and store it (see the module docstring)."""
     task = ctx.tasks[spec.task_id]
     label = spec.agent.label()
-    slot.killed, slot.busy_since = None, time.monotonic()
+    register_secret(getattr(spec.agent.model, "api_key", None))  # never written (redact)
+    slot.killed, slot.expired, slot.busy_since = None, None, time.monotonic()
     slot.last_beat = slot.busy_since
 
     def on_step(n: int) -> None:
         slot.beat(n)
         if beat is not None:
             beat(n)
+        if slot.expired:  # the step boundary: seal the episode here
+            raise EpisodeTimeout(f"{slot.expired}; sealed after step {n}")
 
     try:
         trace = _run(ctx, spec, task, label, slot, on_step)
     finally:
         slot.busy_since = None
-    if trace.termination == "infra_error" and slot.killed:
+    if trace.termination == "infra_error" and slot.killed and not slot.expired:
         trace.infra_error = f"{slot.killed}; then {trace.infra_error}"
+    elif trace.termination == "infra_error" and slot.expired and \
+            not (trace.infra_error or "").startswith("EpisodeTimeout"):
+        trace.infra_error = f"EpisodeTimeout: {slot.expired}; then {trace.infra_error}"
     if trace.termination == "infra_error" and not spec.final and not _model_failure(trace):
         return Outcome("retry", cause=trace.infra_error)
     try:

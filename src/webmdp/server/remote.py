@@ -7,6 +7,7 @@ from typing import Any
 import httpx
 
 from webmdp.errors import ServerError
+from webmdp.redact import register as register_secret
 from webmdp.server.runner import LOOPBACK
 
 
@@ -19,6 +20,7 @@ class RemoteServer:
             raise ServerError(f"refusing a non-loopback server {url}")
         self.url = url
         self.token = token
+        register_secret(token)
         self.client = httpx.Client(base_url=url, headers={"X-WebMDP-Token": token},
                                    timeout=30.0)
 

@@ -12,6 +12,7 @@ import httpx
 import uvicorn
 
 from webmdp.errors import ServerError
+from webmdp.redact import register as register_secret
 from webmdp.server.app import create_app
 
 LOOPBACK = "127.0.0.1"
@@ -24,6 +25,7 @@ class ServerHandle:
         if host not in ("127.0.0.1", "localhost", "::1"):
             raise ServerError(f"refusing to bind {host}: the server binds loopback only")
         self.token = secrets.token_urlsafe(24)
+        register_secret(self.token)  # a run never writes it (webmdp.redact)
         self.app = create_app(self.token)
         self._sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         self._sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)

@@ -91,7 +91,16 @@ class ScriptedModelServer:
     """The server; a context manager. ``base_url`` suits the ``openai`` SDK (``.../v1``),
     ``root_url`` the ``anthropic`` SDK. ``requests`` holds every request received."""
 
-    def __init__(self, script: Iterable[Reply] | Responder, *, port: int = 0):
+    def __init__(self, script: Iterable[Reply] | Responder, *, port: int = 0,
+                 api_key: str | None = None, models: Iterable[str] | None = None):
+        self.api_key = api_key
+        """When set, a request without this key (``Authorization: Bearer`` or ``x-api-key``)
+        gets the provider's 401 body, as a real service does."""
+        self.models = set(models) if models is not None else None
+        """When set, a request for another model gets the provider's 404 body."""
+        self.probes: list[Request] = []
+        """Preflight probes (a one-token request): answered ``OK`` without using the script,
+        and kept apart from ``requests``."""
         if callable(script):
             self.responder: Responder = script
         else:
@@ -146,13 +155,20 @@ class ScriptedModelServer:
                ) -> tuple[int, dict[str, Any]]:
         """The status and JSON body for one request (also usable without HTTP)."""
         request = Request(protocol, body, headers)
+        probe = _is_probe(request)
         with self._lock:
-            self.requests.append(request)
+            (self.probes if probe else self.requests).append(request)
+        if self.api_key is not None and self.api_key not in (
+                headers.get("authorization", "").removeprefix("Bearer "),
+                headers.get("x-api-key", "")):
+            return 401, _error_body(protocol, 401, "invalid API key")
+        if self.models is not None and request.model not in self.models:
+            return 404, _error_body(protocol, 404, f"the model '{request.model}' does not exist")
         try:
             _CHECKS[protocol](self, request)
         except ProtocolViolation as exc:
             return 400, _error_body(protocol, 400, str(exc))
-        reply = self.responder(request)
+        reply = Reply(text="OK") if probe else self.responder(request)
         if reply.delay_s:
             self._closing.wait(reply.delay_s)
         if reply.status != 200:
@@ -416,8 +432,18 @@ _BUILDERS: dict[Protocol, Callable[[ScriptedModelServer, Request, Reply, int],
     "chat": _chat_body, "responses": _responses_body, "messages": _messages_body}
 
 
+def _is_probe(req: Request) -> bool:
+    """A preflight probe (``webmdp.agents.llm.preflight``): a one-token limit (16 on the
+    Responses API, its smallest)."""
+    body = req.body
+    if req.protocol == "responses":
+        return body.get("max_output_tokens") == 16
+    return body.get("max_tokens") == 1 or body.get("max_completion_tokens") == 1
+
+
 def _error_body(protocol: Protocol, status: int, message: str) -> dict[str, Any]:
-    kind = {400: "invalid_request_error", 404: "not_found_error", 429: "rate_limit_error",
+    kind = {400: "invalid_request_error", 401: "authentication_error",
+            404: "not_found_error", 429: "rate_limit_error",
             529: "overloaded_error"}.get(status, "api_error")
     if protocol == "messages":
         return {"type": "error", "error": {"type": kind, "message": message}}

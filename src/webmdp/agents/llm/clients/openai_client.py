@@ -105,7 +105,8 @@ class OpenAIClient:
         items = [{"role": m.role, "content": _responses_content(m.parts) if m.role == "user"
                   else "\n".join(p for p in m.parts if isinstance(p, str))}
                  for m in messages if m.role != "system"]
-        kwargs: dict[str, Any] = {"model": cfg.model, "input": items, "truncation": "auto"}
+        kwargs: dict[str, Any] = {"model": cfg.model, "input": items, "truncation": "auto",
+                                  "max_output_tokens": max(16, cfg.max_tokens)}
         if system:
             kwargs["instructions"] = system
         if tools:

@@ -1,0 +1,92 @@
+"""Secrets never reach a file a run writes.
+
+What counts as a secret is an explicit list, matched on word boundaries so that ``--max-tokens``
+and the traces' token counts stay:
+
+- the value of a command-line option named ``--api-key`` (or ``--<something>-api-key``,
+  ``--token``, ``--secret``, ``--password``), given as ``--api-key V`` or ``--api-key=V``;
+- the value of every environment variable whose name ends in ``_API_KEY`` or ``_TOKEN`` (or is
+  ``API_KEY`` / ``TOKEN``) or contains ``SECRET``;
+- values registered at run time: an API key given by flag, the webmdp server's control token.
+
+:func:`redact_argv` blanks the first kind where a command line is recorded; :func:`scrub`
+replaces any known value in text the run store, the manifest and the event log write (the
+report and the viewer read only those files). Values shorter than :data:`MIN_LEN` characters
+are too short to search for in text without damaging it (``--api-key x`` for a local server
+that ignores keys): they are blanked in argv only.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import threading
+
+REDACTED = "***"
+MIN_LEN = 8
+
+_FLAG = re.compile(r"^--(?:[a-z0-9]+-)*(?:api-key|token|secret|password)$")
+_ENV = re.compile(r"(?:^|_)(?:API_KEY|TOKEN)$|SECRET")
+_registered: set[str] = set()
+_lock = threading.Lock()
+
+
+def secret_flag(option: str) -> bool:
+    """Whether a command-line option (``--api-key``) carries a secret value."""
+    return bool(_FLAG.match(option.split("=", 1)[0]))
+
+
+def secret_env(name: str) -> bool:
+    """Whether an environment variable's name marks its value as a secret."""
+    return bool(_ENV.search(name.upper()))
+
+
+def register(value: str | None) -> None:
+    """Treat ``value`` as a secret in this process from now on."""
+    if value:
+        with _lock:
+            _registered.add(value)
+
+
+def secret_values() -> list[str]:
+    """Every secret known to this process that is long enough to search for, longest first
+    (so a key containing another is replaced whole)."""
+    with _lock:
+        values = set(_registered)
+    values.update(v for k, v in os.environ.items() if v and secret_env(k))
+    return sorted((v for v in values if len(v) >= MIN_LEN), key=len, reverse=True)
+
+
+def redact_argv(argv: list[str]) -> list[str]:
+    """``argv`` with the value of every secret option blanked (and registered)."""
+    out: list[str] = []
+    blank_next = False
+    for arg in argv:
+        if blank_next:
+            register(arg)
+            out.append(REDACTED)
+            blank_next = False
+        elif arg.startswith("--") and secret_flag(arg):
+            if "=" in arg:
+                name, value = arg.split("=", 1)
+                register(value)
+                out.append(f"{name}={REDACTED}")
+            else:
+                out.append(arg)
+                blank_next = True
+        else:
+            out.append(arg)
+    return [scrub(a) for a in out]
+
+
+def scrub(text: str) -> str:
+    """``text`` with every known secret replaced by :data:`REDACTED` (also in its JSON-escaped
+    form, for text that is serialised JSON)."""
+    for value in secret_values():
+        if value in text:
+            text = text.replace(value, REDACTED)
+        escaped = json.dumps(value)[1:-1]
+        if escaped != value and escaped in text:
+            text = text.replace(escaped, REDACTED)
+    return text
