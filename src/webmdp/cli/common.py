@@ -26,6 +26,14 @@ def fail(message: str) -> typer.Exit:
     return typer.Exit(code=2)
 
 
+def in_range(option: str, value: int, low: int, high: int | None = None) -> None:
+    """Refuse ``value`` outside ``low..high`` (no upper bound when ``high`` is None) with one
+    line naming the option (exit status 2)."""
+    if value < low or (high is not None and value > high):
+        bound = f"at least {low}" if high is None else f"between {low} and {high}"
+        raise fail(f"{option} must be {bound}, got {value}")
+
+
 @contextmanager
 def user_errors() -> Iterator[None]:
     """Turn webmdp errors into a one-line message and exit code 2."""

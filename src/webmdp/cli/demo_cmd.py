@@ -3,15 +3,20 @@ report."""
 
 from __future__ import annotations
 
+import shlex
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 
-from webmdp.cli.common import console, fail, select_tasks, user_errors
+from webmdp.cli.common import console, fail, in_range, select_tasks, user_errors
 from webmdp.runner.display import LiveDisplay
 from webmdp.runner.run import RunPlan, execute_run
 from webmdp.runner.spec import AgentSpec, RunSettings
 from webmdp.sites import get_site, site_names
+
+if TYPE_CHECKING:
+    from webmdp.eval.analysis import Analysis
 
 DEMO_AGENTS = ("oracle", "greedy", "random")
 
@@ -21,16 +26,21 @@ def demo(
     sites: str = typer.Option("all", "--sites", "-s",
                               help="Comma-separated site names, or 'all': "
                                    f"{', '.join(site_names())}."),
-    per_site: int = typer.Option(4, help="Tasks per site (spread over templates and HN counts)."),
+    per_site: int = typer.Option(4, help="Tasks per site, at least 1 (spread over templates "
+                                 "and HN counts)."),
     mode: str = typer.Option("browser", help="browser (default) or semantic."),
-    workers: int = typer.Option(2, "--workers", "-w", help="Worker processes."),
+    workers: int = typer.Option(2, "--workers", "-w", help="Worker processes; 0 runs the "
+                                "episodes in this process."),
 ) -> None:
-    """Run oracle, greedy and random on a slice of every site (or --sites), then print the
-    report."""
+    """Run oracle, greedy and random on a slice of every site (or --sites), write the report
+    (RUN/report: report.html, report.md, report.json, figures, episodes.parquet) and print its
+    headline table, where it is and the `webmdp view` command that browses the run."""
     from webmdp.eval.analysis import analyse
     from webmdp.eval.load import load_runs
     from webmdp.eval.write import write_report
 
+    in_range("--per-site", per_site, 1)
+    in_range("--workers", workers, 0)
     with user_errors():
         tasks = [t for s in demo_sites(sites) for t in select_tasks(s, limit=per_site,
                                                                      spread=True)]
@@ -43,8 +53,20 @@ def demo(
             raise fail(f"demo run {outcome.status}: {outcome.error or 'interrupted'}")
         analysis = analyse(load_runs([out]))
         paths = write_report(analysis, out / "report")
-    typer.echo(paths["markdown"].read_text(encoding="utf-8"))
-    console.print(f"report written to {paths['markdown']} and {paths['html']}")
+    for line in summary(analysis, out, paths):
+        typer.echo(line)
+
+
+def summary(analysis: Analysis, run: Path, paths: dict[str, Path]) -> list[str]:
+    """What the demo prints: the headline table, where the full report is, how to browse it."""
+    from webmdp.eval.report import summary_table
+
+    state = f" ({analysis.runs[0].state})" if analysis.runs else ""
+    return [*summary_table(analysis.rows), "",
+            f"Report:  {paths['html']} (and report.md, report.json, figures, "
+            "episodes.parquet)",
+            f"Run:     {run}{state}",
+            f"Open it: webmdp view {shlex.quote(str(run))}"]
 
 
 def demo_sites(spec: str) -> list[str]:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import typer
 
-from webmdp.cli.common import fail, user_errors
+from webmdp.cli.common import fail, in_range, user_errors
 
 
 def report(
@@ -17,7 +17,8 @@ def report(
     as_json: bool = typer.Option(False, "--json", help="Print JSON instead of Markdown: the "
                                  "aggregate's keys at the top level, breakdowns under by_agent, "
                                  "by_template, ..., and skill_invocation, complexity, planning, "
-                                 "bifurcation, disagreements."),
+                                 "bifurcation, disagreements, runs (each run's path, state "
+                                 "and invocations, from its manifest)."),
     out: Path | None = typer.Option(None, "--out", "-o", help="Where to write the report files "
                                     "(default: FIRST_RUN/report)."),
     matcher: str | None = typer.Option(None, help="How an agent step is matched with a gold "
@@ -26,15 +27,19 @@ def report(
                                        "for text gold)."),
     judge_model: str | None = typer.Option(None, help="llm-judge: PROVIDER/MODEL of the judge."),
     judge_base_url: str | None = typer.Option(None, help="llm-judge: the judge's endpoint URL."),
-    window: int = typer.Option(5, help="Recovery look-ahead in gold steps (Definition 4.1)."),
+    window: int = typer.Option(5, help="Recovery look-ahead in gold steps, at least 1 "
+                               "(Definition 4.1)."),
 ) -> None:
     """Analyse every episode of the runs (process metrics, skills, bifurcations, complexity,
     planning metrics) and write report.md, report.html, report.json, figures/ and
-    episodes.parquet. Runs over different task sets are compared on their common tasks."""
+    episodes.parquet. Runs over different task sets are compared on their common tasks. Each
+    run's state (completed, running, interrupted, failed; "interrupted (owner gone)" when the
+    process of a run still marked running is dead) is read from its manifest, never written."""
     from webmdp.eval.analysis import analyse
     from webmdp.eval.load import load_runs
     from webmdp.eval.write import report_json, write_report
 
+    in_range("--window", window, 1)
     for run_dir in run_dirs:
         if not run_dir.is_dir():
             raise fail(f"no run directory {run_dir}")

@@ -11,7 +11,7 @@ import typer
 from rich.markup import escape
 
 from webmdp.agents.registry import MODEL_AGENTS, agent_names
-from webmdp.cli.common import console, fail, select_tasks, user_errors
+from webmdp.cli.common import console, fail, in_range, select_tasks, user_errors
 from webmdp.errors import ConfigError, unknown_choice
 from webmdp.runner import manifest as mf
 from webmdp.runner.spec import AgentSpec, RunSettings
@@ -43,7 +43,7 @@ def run(
                                          "--model), or your own as module:Class."),
     mode: str = typer.Option("semantic", "--mode", "-m",
                              help="semantic (typed actions on the MDP) or browser (Chromium)."),
-    limit: int | None = typer.Option(None, "--limit", "-n", min=1,
+    limit: int | None = typer.Option(None, "--limit", "-n",
                                      help="At most N tasks, spread over the selection."),
     out: Path = typer.Option(Path("runs/latest"), "--out", "-o", help="Run directory."),
     template: str | None = typer.Option(None, help="Only these templates (comma-separated)."),
@@ -56,7 +56,7 @@ def run(
     tasks_file: Path | None = typer.Option(None, "--tasks", help="Read tasks from a JSONL file."),
     seeds: str = typer.Option("0", "--seeds", help="Agent seeds, e.g. 0,1,2: every task once "
                               "per seed; a seed other than 0 is stored as agent NAME@sSEED."),
-    step_budget: int = typer.Option(50, min=1, help="GUI steps before an episode is truncated."),
+    step_budget: int = typer.Option(50, help="GUI steps before an episode is truncated."),
     screenshots: bool = typer.Option(False, help="Save a screenshot per browser step."),
     observation: str = typer.Option("both", help="Browser observation: screenshot, axtree or "
                                                   "both."),
@@ -69,10 +69,10 @@ def run(
     rerun: bool = typer.Option(False, "--rerun", help="Run finished episodes again too.",
                                rich_help_panel=_S),
     workers: int = typer.Option(1, "--workers", "-w", help="Worker processes (0: run in this "
-                                "process).", min=0, rich_help_panel=_S),
+                                "process).", rich_help_panel=_S),
     slots: int | None = typer.Option(None, help="Episodes each worker runs at once (default 1; "
                                      "model agents: the endpoint concurrency shared out over "
-                                     "the workers).", min=1, rich_help_panel=_S),
+                                     "the workers).", rich_help_panel=_S),
     backend: str = typer.Option("local", help="local (processes on this machine) or ray.",
                                 rich_help_panel=_S),
     ray_address: str | None = typer.Option(None, help="Ray cluster address (default: "
@@ -81,17 +81,17 @@ def run(
     server: str = typer.Option("per-worker", help="Browser mode: a webmdp server per worker, "
                                "or one shared by all (local backend).", rich_help_panel=_S),
     retries: int = typer.Option(2, help="Attempts after an infrastructure failure before the "
-                                "episode is recorded as an infra error.", min=0,
+                                "episode is recorded as an infra error.",
                                 rich_help_panel=_S),
     episode_timeout: float = typer.Option(1800.0, help="Wall-clock seconds per episode before "
                                           "its worker is killed and the episode retried.",
-                                          min=0.1, rich_help_panel=_S),
-    step_timeout: float = typer.Option(300.0, min=0.1, help="Seconds a browser step may go without "
+                                          rich_help_panel=_S),
+    step_timeout: float = typer.Option(300.0, help="Seconds a browser step may go without "
                                        "progress before its Chromium is killed.",
                                        rich_help_panel=_S),
     price_in: float | None = typer.Option(None, help="USD per million prompt tokens (cost in "
-                                          "the live display).", min=0.0, rich_help_panel=_M),
-    price_out: float | None = typer.Option(None, min=0.0, help="USD per million completion tokens.",
+                                          "the live display).", rich_help_panel=_M),
+    price_out: float | None = typer.Option(None, help="USD per million completion tokens.",
                                            rich_help_panel=_M),
     model: str | None = typer.Option(None, "--model", help="Model agents: PROVIDER/MODEL, e.g. "
                                      "openai/gpt-4o, vllm/ByteDance-Seed/UI-TARS-1.5-7B, "
@@ -109,26 +109,26 @@ def run(
     value: str = typer.Option("model", "--value", help="tree: value function V(s), 'model' or "
                               "'oracle' (exact, 1/(1+distance to goal) from the MDP).",
                               rich_help_panel=_M),
-    branching: int = typer.Option(3, min=1, help="tree: candidate actions per expanded node.",
+    branching: int = typer.Option(3, help="tree: candidate actions per expanded node.",
                                   rich_help_panel=_M),
     coords: str | None = typer.Option(None, help="Coordinate convention of the model's "
                                       "output: absolute, relative1000 or normalized1 (default: "
                                       "the grammar's).", rich_help_panel=_M),
     history_images: int | None = typer.Option(None, help="Screenshots per prompt, the current "
                                               "one included (default: the family's).",
-                                              min=1, rich_help_panel=_M),
+                                              rich_help_panel=_M),
     set_of_marks: bool = typer.Option(False, help="Show a set-of-marks screenshot (numbered "
                                       "boxes over interactive elements).", rich_help_panel=_M),
     temperature: float | None = typer.Option(None, help="Sampling temperature (default 0).",
-                                             min=0.0, rich_help_panel=_M),
-    max_tokens: int | None = typer.Option(None, min=1, help="Completion token limit per call "
+                                             rich_help_panel=_M),
+    max_tokens: int | None = typer.Option(None, help="Completion token limit per call "
                                           "(default 1024).", rich_help_panel=_M),
     timeout: float | None = typer.Option(None, help="Request timeout in seconds (default 120).",
-                                         min=0.1, rich_help_panel=_M),
-    max_retries: int | None = typer.Option(None, min=0, help="Retries on 429 / 5xx / timeouts "
+                                         rich_help_panel=_M),
+    max_retries: int | None = typer.Option(None, help="Retries on 429 / 5xx / timeouts "
                                            "(default 4, exponential backoff).",
                                            rich_help_panel=_M),
-    concurrency: int | None = typer.Option(None, min=1, help="Concurrent requests per endpoint, "
+    concurrency: int | None = typer.Option(None, help="Concurrent requests per endpoint, "
                                            "over "
                                            "all workers (default 4).", rich_help_panel=_M),
     no_preflight: bool = typer.Option(False, "--no-preflight", help="Skip the one-token "
@@ -151,6 +151,22 @@ def run(
     from webmdp.runner.display import LiveDisplay
     from webmdp.runner.run import RunPlan, execute_run
 
+    for option, number, low in (("--limit", limit, 1), ("--step-budget", step_budget, 1),
+                                ("--workers", workers, 0), ("--slots", slots, 1),
+                                ("--retries", retries, 0), ("--branching", branching, 1),
+                                ("--history-images", history_images, 1),
+                                ("--max-tokens", max_tokens, 1), ("--max-retries", max_retries, 0),
+                                ("--concurrency", concurrency, 1)):
+        if number is not None:
+            in_range(option, number, low)
+    for option, seconds in (("--episode-timeout", episode_timeout), ("--step-timeout",
+                            step_timeout), ("--timeout", timeout)):
+        if seconds is not None and seconds <= 0:
+            raise fail(f"{option} must be more than 0 seconds, got {seconds:g}")
+    for option, value in (("--price-in", price_in), ("--price-out", price_out),
+                          ("--temperature", temperature)):
+        if value is not None and value < 0:
+            raise fail(f"{option} cannot be negative, got {value:g}")
     given = {name for name in ctx.params  # options typed on this command line
              if getattr(ctx.get_parameter_source(name), "name", "") == "COMMANDLINE"}
     register_secret(api_key)

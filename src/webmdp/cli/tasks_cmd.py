@@ -7,7 +7,7 @@ from pathlib import Path
 import typer
 from rich.table import Table
 
-from webmdp.cli.common import console, select_tasks, user_errors
+from webmdp.cli.common import console, in_range, select_tasks, user_errors
 from webmdp.tasks.io import write_tasks
 
 app = typer.Typer(help="List, show and generate benchmark tasks.", no_args_is_help=True)
@@ -19,10 +19,12 @@ SITE = typer.Option("all", "--site", "-s", help="Site name, or 'all'.")
 def list_tasks(
     site: str = SITE,
     template: str | None = typer.Option(None, help="Only this template."),
-    limit: int | None = typer.Option(None, help="Show at most N tasks."),
+    limit: int | None = typer.Option(None, help="Show at most N tasks (N at least 1)."),
     tasks_file: Path | None = typer.Option(None, "--tasks", help="Read tasks from a JSONL file."),
 ) -> None:
     """One line per task: id, template, complexity and instruction."""
+    if limit is not None:
+        in_range("--limit", limit, 1)
     with user_errors():
         tasks = select_tasks(site, tasks_file=tasks_file, template=template, limit=limit)
     table = Table("id", "template", "HN", "oracle", "access", "instruction", box=None)
@@ -55,9 +57,11 @@ def generate(
     out: Path = typer.Option(..., "--out", "-o", help="JSONL file to write."),
     site: str = SITE,
     template: str | None = typer.Option(None, help="Only this template."),
-    limit: int | None = typer.Option(None, help="At most N tasks."),
+    limit: int | None = typer.Option(None, help="At most N tasks (N at least 1)."),
 ) -> None:
     """Generate tasks (deterministic: same ids and seeds give the same bytes) into a file."""
+    if limit is not None:
+        in_range("--limit", limit, 1)
     with user_errors():
         tasks = select_tasks(site, template=template, limit=limit)
     write_tasks(out, tasks)

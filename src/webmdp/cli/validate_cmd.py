@@ -6,22 +6,27 @@ import time
 
 import typer
 
-from webmdp.cli.common import console, fail, progress, select_tasks, user_errors
+from webmdp.cli.common import console, fail, in_range, progress, select_tasks, user_errors
 
 
 def validate(
     site: str = typer.Option(..., "--site", "-s", help="Site, comma-separated sites, or "
                              "'all'."),
-    limit: int | None = typer.Option(None, "--limit", "-n", help="Only N tasks per site "
-                                     "(spread over its templates and hard-negative counts)."),
-    workers: int = typer.Option(1, "--workers", "-w", min=1, help="Worker processes, each "
-                                "with its own server and Chromium (chunks of 12 oracles)."),
+    limit: int | None = typer.Option(None, "--limit", "-n", help="Only N (at least 1) tasks "
+                                     "per site (spread over its templates and hard-negative "
+                                     "counts)."),
+    workers: int = typer.Option(1, "--workers", "-w", help="Worker processes (at least 1), "
+                                "each with its own server and Chromium (chunks of 12 "
+                                "oracles)."),
 ) -> None:
     """Replay every oracle in Chromium (WebSTEP E.1 levels 1-3): the GUI must produce the same
     semantic trace as the MDP replay and pass the verifier."""
     from webmdp.runner.validate import validate_sites
     from webmdp.sites import site_names
 
+    if limit is not None:
+        in_range("--limit", limit, 1)
+    in_range("--workers", workers, 1)
     t0 = time.perf_counter()
     with user_errors():
         names = site_names() if site == "all" else [s.strip() for s in site.split(",")]

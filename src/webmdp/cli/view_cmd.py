@@ -8,7 +8,7 @@ from pathlib import Path
 
 import typer
 
-from webmdp.cli.common import console, fail, user_errors
+from webmdp.cli.common import console, fail, in_range, user_errors
 
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
 
@@ -22,26 +22,30 @@ def view(
     host: str = typer.Option("127.0.0.1", help="Address to bind. The viewer has no "
                              "authentication: keep the loopback default unless the network "
                              "is yours."),
-    port: int = typer.Option(8765, help="Port to bind; 0 picks a free one."),
-    page_size: int = typer.Option(50, "--page-size", min=1, max=1000,
-                                  help="Tasks per page of the task list."),
+    port: int = typer.Option(8765, help="Port to bind, 0 to 65535; 0 picks a free one."),
+    page_size: int = typer.Option(50, "--page-size", help="Tasks per page of the task list "
+                                  "(1 to 1000)."),
     open_browser: bool = typer.Option(False, "--open", help="Open the URL in the default "
                                       "browser."),
 ) -> None:
     """Serve the artifact viewer for RUN directories and print its URL.
 
-    Pages: the task list (filters: site, template, agent, outcome, hard negatives, access
-    level, oracle length, infrastructure errors, agents disagreeing, bifurcation kind; one row
-    per task, one mark per agent); an episode's turn-by-turn replay (the screenshot the agent
-    saw with its action drawn, thought, raw model output, parsed action, tokens, latency,
-    semantic transitions, coverage; keys: left / right or j / k, p plays); its trajectory
-    beside the oracle's with the bifurcation point; its verification panel (every verifier
-    condition with the values compared; imported bundles: recorded vs recomputed); and the
-    batch comparison (the tables and figures of `webmdp report`, each cell linked to its
-    episodes). Every view's state is in its URL. Stop with Ctrl-C.
+    Pages: the task list (each run's state from its manifest, read on every request and never
+    written: completed, running, interrupted, failed, or "interrupted (owner gone)" for a run
+    marked running whose process is dead; filters: site, template, agent, outcome, hard
+    negatives, access level, oracle length, infrastructure errors, agents disagreeing,
+    bifurcation kind; one row per task, one mark per agent); an episode's turn-by-turn replay
+    (the screenshot the agent saw with its action drawn, thought, raw model output, parsed
+    action, tokens, latency, semantic transitions, coverage; keys: left / right or j / k, p
+    plays); its trajectory beside the oracle's with the bifurcation point; its verification
+    panel (every verifier condition with the values compared; imported bundles: recorded vs
+    recomputed); and the batch comparison (the tables and figures of `webmdp report`, each cell
+    linked to its episodes). Every view's state is in its URL. Stop with Ctrl-C.
     """
     from webmdp.viewer import RunIndex, ViewerServer, create_app
 
+    in_range("--port", port, 0, 65535)
+    in_range("--page-size", page_size, 1, 1000)
     for run_dir in run_dirs:
         if not run_dir.is_dir():
             raise fail(f"no run directory {run_dir}")

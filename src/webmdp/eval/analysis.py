@@ -26,6 +26,7 @@ from webmdp.eval.planning import (
     aggregate_planning,
     planning_metrics,
 )
+from webmdp.eval.runs import RunState, run_state
 from webmdp.eval.skills import Invocation, skill_invocation, temporal_pattern
 from webmdp.tasks.model import Task
 from webmdp.trace import EpisodeTrace
@@ -46,6 +47,8 @@ class Analysis:
     bifurcation: dict[str, Any] = field(default_factory=dict)
     disagreements: list[dict[str, Any]] = field(default_factory=list)
     skipped: list[tuple[str, str]] = field(default_factory=list)
+    runs: list[RunState] = field(default_factory=list)
+    """Each loaded run's state from its manifest, read when analysed (never written)."""
 
     @property
     def episodes(self) -> list[tuple[EpisodeTrace, Task]]:
@@ -87,7 +90,8 @@ def analyse(loaded: LoadedRuns, *, matcher: Matcher | None = None,
     """Run every analysis on ``loaded``. ``matcher`` decides whether an agent step fulfils a
     gold step in the planning metrics (default: exact for typed gold); ``window`` is their
     recovery look-ahead."""
-    out = Analysis(loaded=loaded, skipped=list(loaded.skipped))
+    out = Analysis(loaded=loaded, skipped=list(loaded.skipped),
+                   runs=[run_state(r) for r in loaded.runs])
     out.rows = _metrics(loaded, out.skipped)
     out.skills = skill_invocation(loaded.episodes, by="category")
     out.skill_names = skill_invocation(loaded.episodes, by="skill")

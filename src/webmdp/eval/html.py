@@ -1,9 +1,11 @@
 """The report as one self-contained HTML file, rendered from the report's own Markdown.
 
 The Markdown the report writes uses a small subset (headings, pipe tables, bullet lists,
-paragraphs, ``**bold**``, `` `code` ``, images); this renders exactly that subset, escaping every
-piece of text (agent names and task text may contain anything an agent typed), and embeds each
-image as a data URL so the file reads offline.
+paragraphs, ``**bold**``, `` `code` ``, backslash escapes, images); this renders exactly that
+subset, escaping every piece of text (agent names and task text may contain anything an agent
+typed; the Markdown carries it backslash-escaped, :func:`webmdp.eval.report.md_escape`, and it
+is HTML-escaped once, after those escapes are undone), and embeds each image as a data URL so
+the file reads offline.
 """
 
 from __future__ import annotations
@@ -25,27 +27,40 @@ tr:nth-child(even) td{background:#fafafa}code{background:#f2f2f2;padding:0 .25em
 img{max-width:100%;margin:.5em 0}li{margin:.15em 0}
 """
 
-_IMAGE = re.compile(r"^!\[(?P<alt>[^\]]*)\]\((?P<src>[^)]+)\)$")
-_INLINE = re.compile(r"\*\*(.+?)\*\*|`([^`]+)`")
+_IMAGE = re.compile(r"^!\[(?P<alt>(?:\\.|[^\]\\])*)\]\((?P<src>[^)]+)\)$")
+_ESCAPE = r"\\([!-/:-@\[-`{-~])"
+"""A CommonMark backslash escape: a backslash before ASCII punctuation."""
+_INLINE = re.compile(_ESCAPE + r"|`([^`]+)`|\*\*")
+_CELL = re.compile(r"\|((?:\\.|[^\\|])*)(?=\|)")
+
+
+def _plain(text: str) -> str:
+    """``text`` with its backslash escapes undone (what it shows)."""
+    return re.sub(_ESCAPE, r"\1", text)
 
 
 def _inline(text: str) -> str:
-    """Escape ``text``, then apply **bold** and `code` (escaped content only)."""
-    out, pos = [], 0
+    """``text`` as HTML: backslash escapes undone, `code` and **bold** applied, every piece
+    of text escaped exactly once (the Markdown escapes what a trace wrote, the HTML escapes
+    what that shows)."""
+    out, pos, bold = [], 0, False
     for m in _INLINE.finditer(text):
         out.append(html.escape(text[pos:m.start()]))
         if m.group(1) is not None:
-            out.append(f"<strong>{html.escape(m.group(1))}</strong>")
-        else:
+            out.append(html.escape(m.group(1)))
+        elif m.group(2) is not None:
             out.append(f"<code>{html.escape(m.group(2))}</code>")
+        else:
+            out.append("</strong>" if bold else "<strong>")
+            bold = not bold
         pos = m.end()
     out.append(html.escape(text[pos:]))
-    return "".join(out).replace("\\|", "|")
+    return "".join(out) + ("</strong>" if bold else "")
 
 
 def _cells(line: str) -> list[str]:
-    body = line.strip().strip("|")
-    return [c.strip() for c in re.split(r"(?<!\\)\|", body)]
+    """The cells of a table row: text between ``|`` that no backslash escapes."""
+    return [c.strip() for c in _CELL.findall(line.strip())]
 
 
 def markdown_to_html(markdown: str, images: Mapping[str, bytes], title: str) -> str:
@@ -80,7 +95,7 @@ def markdown_to_html(markdown: str, images: Mapping[str, bytes], title: str) -> 
             data = images.get(m.group("src"))
             if data is not None:
                 src = "data:image/png;base64," + base64.b64encode(data).decode()
-                out.append(f'<figure><img src="{src}" alt="{html.escape(m.group("alt"))}">'
+                out.append(f'<figure><img src="{src}" alt="{html.escape(_plain(m.group("alt")))}">'
                            f"<figcaption>{_inline(m.group('alt'))}</figcaption></figure>")
         else:
             out.append(f"<p>{_inline(line)}</p>")

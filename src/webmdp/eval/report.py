@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -52,10 +53,33 @@ def _num(x: float | None) -> str:
     return DASH if x is None else f"{x:.1f}"
 
 
+_SPECIAL = re.compile(r"[\\`*\[\]<>|#&~]|(?<![^\W_])_|_(?![^\W_])")
+"""What Markdown could act on: backslash, code, emphasis, links, HTML, cells, headings,
+entities, strikethrough; ``_`` only where it touches a non-alphanumeric character (an
+intraword ``_``, as in ``shopping_0001``, cannot open or close emphasis)."""
+
+
+def md_escape(text: str) -> str:
+    """``text`` (an agent name, a task's text, a file name: anything a trace or a user wrote)
+    as Markdown that shows it literally, on one line: line breaks become spaces and every
+    metacharacter gets a backslash (CommonMark escapes; ``html.markdown_to_html`` undoes them
+    before escaping the text for HTML, once)."""
+    return _SPECIAL.sub(lambda m: "\\" + m.group(), " ".join(text.splitlines()))
+
+
+def md_code(text: str) -> str:
+    """``text`` as a code span, or as escaped text when a backtick or ``|`` would end the span
+    or a table cell (inside a code span a backslash escapes nothing)."""
+    flat = " ".join(text.splitlines())
+    return md_escape(flat) if "`" in flat or "|" in flat else f"`{flat}`"
+
+
 def md_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
-    lines = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
-    lines += ["| " + " | ".join(r) + " |" for r in rows]
-    return [*lines, ""]
+    """A pipe table of plain text: every header and cell is escaped (:func:`md_escape`)."""
+    def line(cells: Sequence[str]) -> str:
+        return "| " + " | ".join(md_escape(c) for c in cells) + " |"
+
+    return [line(header), "|" + "|".join("---" for _ in header) + "|", *map(line, rows), ""]
 
 
 def _main_row(label: str, a: Aggregate) -> list[str]:
@@ -86,7 +110,7 @@ def markdown_report(rows: Sequence[EpisodeMetrics], title: str = "WebMDP evaluat
     and ``definitions`` are added before and in the definitions."""
     out = [f"# {title}", "", *preface, "## Aggregate results", ""]
     head = ["Agent", "Terminal SR (safe pass)", "Terminal SR (strict)", "Exploration SR",
-            "Execution SR \\| Expl.", "Coverage@commit", "GUI steps", "Sem. steps", "GUI/Sem.",
+            "Execution SR | Expl.", "Coverage@commit", "GUI steps", "Sem. steps", "GUI/Sem.",
             "Episodes", "Infra errors"]
     body = [_main_row(k, a) for k, a in breakdown(rows, "agent_mode").items()]
     out += md_table(head, [*body, _main_row("All", aggregate(rows))])
@@ -97,7 +121,7 @@ def markdown_report(rows: Sequence[EpisodeMetrics], title: str = "WebMDP evaluat
         ("Terminal SR (safe pass)", lambda a: pct(a.safe_pass_sr)),
         ("Terminal SR (strict)", lambda a: pct(a.terminal_sr)),
         ("Exploration SR", lambda a: pct(a.exploration_sr)),
-        ("Execution SR \\| Expl.", lambda a: pct(a.execution_sr)),
+        ("Execution SR | Expl.", lambda a: pct(a.execution_sr)),
         ("Coverage@commit", lambda a: pct(a.coverage_at_commit)),
     ):
         out += [f"### {name} (%) by site", "", *_pivot(rows, "site", cell, "Agent")]
@@ -115,6 +139,29 @@ def markdown_report(rows: Sequence[EpisodeMetrics], title: str = "WebMDP evaluat
     out += ["## Definitions", ""]
     out += [f"- **{name}**: {text}" for name, text in (*DEFINITIONS, *definitions)]
     return "\n".join(out) + "\n"
+
+
+SUMMARY_HEAD = ("Agent", "SR", "Expl. SR", "Exec. SR", "Coverage", "Steps", "Episodes")
+SUMMARY_KEY = ("Rates in %. SR: terminal success (strict); Expl. SR: exploration success;",
+               "Exec. SR: execution success | exploration; Coverage: coverage@commit; Steps: "
+               "mean GUI steps.")
+
+
+def summary_table(rows: Sequence[EpisodeMetrics]) -> list[str]:
+    """The headline numbers as plain text for a terminal: one aligned row per agent (agent +
+    mode), then what the columns are; infrastructure errors, when any, are counted below."""
+    body = [[label, pct(a.terminal_sr), pct(a.exploration_sr), pct(a.execution_sr),
+             pct(a.coverage_at_commit), _num(a.gui_steps), str(a.episodes)]
+            for label, a in breakdown(rows, "agent_mode").items()]
+    widths = [max(len(r[i]) for r in (SUMMARY_HEAD, *body)) for i in range(len(SUMMARY_HEAD))]
+    lines = ["  ".join(c.ljust(w) if i == 0 else c.rjust(w)
+                       for i, (c, w) in enumerate(zip(r, widths, strict=True))).rstrip()
+             for r in (SUMMARY_HEAD, *body)]
+    infra = aggregate(rows).infra_errors
+    if infra:
+        lines.append(f"{infra} episode{'s' if infra != 1 else ''} ended in an infrastructure "
+                     "error (left out of every number).")
+    return [*lines, *SUMMARY_KEY]
 
 
 def json_report(rows: Sequence[EpisodeMetrics]) -> dict[str, Any]:

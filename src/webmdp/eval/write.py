@@ -4,6 +4,8 @@ embedded), ``figures/*.png`` and ``episodes.parquet`` (one row per episode, ever
 from __future__ import annotations
 
 import json
+import re
+from collections import Counter
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -11,7 +13,15 @@ from typing import Any
 from webmdp.eval import figures as fig
 from webmdp.eval.analysis import Analysis
 from webmdp.eval.html import markdown_to_html
-from webmdp.eval.report import DASH, json_report, markdown_report, md_table, pct
+from webmdp.eval.report import (
+    DASH,
+    json_report,
+    markdown_report,
+    md_code,
+    md_escape,
+    md_table,
+    pct,
+)
 from webmdp.eval.skills import MIN_SUPPORT, Invocation
 
 TITLE = "WebMDP evaluation"
@@ -56,14 +66,14 @@ def _skill_tables(table: Mapping[str, Mapping[str, Mapping[str, Invocation]]], w
             continue
         body = [[agent, *(_cell(per.get(site, {}).get(k)) for k in names)]
                 for agent, per in table.items()]
-        out += [f"### {what} on {'all sites' if site == 'all' else site}", "",
+        out += [f"### {what} on {'all sites' if site == 'all' else md_escape(site)}", "",
                 *md_table(["Agent", *names], body)]
     return out
 
 
 def _short(value: Any, width: int = 60) -> str:
     text = value if isinstance(value, str) else json.dumps(value)
-    text = text.replace("|", "\\|").replace("\n", " ")
+    text = " ".join(text.splitlines())
     return text if len(text) <= width else text[:width - 1] + "\u2026"
 
 
@@ -111,15 +121,36 @@ def _bifurcation_section(a: Analysis, images: dict[str, bytes]) -> list[str]:
             ""]
 
 
+def _support_note(a: Analysis) -> list[str]:
+    """Why skill cells are dashes, said once above the skill tables: how many are, the
+    threshold, and how many episodes each agent has (none when every cell has a rate)."""
+    cells = [c for table in (a.skills, a.skill_names) for per in table.values()
+             for row in per.values() for c in row.values()]
+    hidden = sum(c.rate is None for c in cells)
+    per_agent = Counter(t.agent for t, _ in a.episodes if t.termination != "infra_error")
+    if not hidden or not per_agent:
+        return []
+    counts = sorted(set(per_agent.values()))
+    has = f"{counts[0]}" if len(counts) == 1 else f"{counts[0]} to {counts[-1]}"
+    listed = ", ".join(f"{md_escape(agent)} {n}" for agent, n in sorted(per_agent.items()))
+    which = f"All {hidden}" if hidden == len(cells) else f"{hidden} of {len(cells)}"
+    verb = "shows" if hidden == 1 else "show"
+    return [f"**Why {DASH}:** {which} skill cells {verb} {DASH}: a rate is shown only with at "
+            f"least {MIN_SUPPORT} requiring episodes (an agent's episodes whose task's oracle "
+            f"uses the skill), and this run has {has} episodes per agent ({listed}); filling "
+            f"them takes at least {MIN_SUPPORT} episodes per agent (more for skills few tasks "
+            "use).", ""]
+
+
 def _sections(a: Analysis, images: dict[str, bytes]) -> list[str]:
     out = ["## Skill invocation by category (%)", "",
            f"Cells: invocation rate (requiring episodes); {DASH} under {MIN_SUPPORT} "
-           "requiring episodes.", ""]
+           "requiring episodes.", "", *_support_note(a)]
     out += _skill_tables(a.skills, "Skill categories")
     for site in sorted({s for per in a.skills.values() for s in per if s != "all"}):
-        name = f"figures/skills_{site}.png"
+        name = f"figures/skills_{re.sub(r'[^A-Za-z0-9_.-]', '_', site)}.png"
         images[name] = fig.skill_profile(a.skills, site)
-        out += [f"![Skill profile on {site} (WebSTEP 4.2)]({name})", ""]
+        out += [f"![Skill profile on {md_escape(site)} (WebSTEP 4.2)]({name})", ""]
     out += ["## Skill invocation by fine-grained skill (%)", ""]
     out += _skill_tables(a.skill_names, "Skills")
     out += ["## Temporal skill patterns", ""]
@@ -141,16 +172,31 @@ def _sections(a: Analysis, images: dict[str, bytes]) -> list[str]:
                          for d in a.disagreements])
     if a.skipped:
         out += ["## Skipped inputs", "", f"{len(a.skipped)} inputs could not be used:", ""]
-        out += [f"- `{path}`: {reason}" for path, reason in a.skipped]
+        out += [f"- {md_code(path)}: {md_escape(reason)}" for path, reason in a.skipped]
         out += [""]
     return out
+
+
+def _runs(a: Analysis) -> list[str]:
+    """The runs, each with its state (a state other than completed in bold: its episodes may
+    be partial)."""
+    if not a.runs:
+        return [f"Runs: {', '.join(md_code(str(r)) for r in a.loaded.runs)}.", ""]
+    out = ["Runs:", ""]
+    for r in a.runs:
+        state = md_escape(r.state) if r.completed or not r.invocations else \
+            f"**{md_escape(r.state)}**"
+        count = f", {r.invocations} invocation{'s' if r.invocations != 1 else ''}" \
+            if r.invocations else ""
+        out.append(f"- {md_code(r.path)}: {state}{count}")
+    return [*out, ""]
 
 
 def render(a: Analysis) -> tuple[str, dict[str, bytes]]:
     """The report's Markdown and its figures (path -> PNG bytes)."""
     images: dict[str, bytes] = {}
-    preface = [f"Runs: {', '.join(f'`{r}`' for r in a.loaded.runs)}.", ""]
-    preface += [f"Note: {n}." for n in a.notes] + ([""] if a.notes else [])
+    preface = _runs(a)
+    preface += [f"Note: {md_escape(n)}." for n in a.notes] + ([""] if a.notes else [])
     md = markdown_report(a.rows, TITLE, preface=preface, sections=_sections(a, images),
                          definitions=SKILL_DEFS)
     return md, images
@@ -174,6 +220,7 @@ def report_json(a: Analysis) -> dict[str, Any]:
     out["disagreements"] = a.disagreements
     out["notes"] = a.notes
     out["skipped"] = [{"input": p, "reason": r} for p, r in a.skipped]
+    out["runs"] = [r.as_json() for r in a.runs]
     return out
 
 

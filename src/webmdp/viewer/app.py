@@ -22,6 +22,7 @@ from markupsafe import Markup, escape
 
 from webmdp.eval.aggregate import LENGTH_BUCKETS
 from webmdp.eval.report import DASH, pct
+from webmdp.eval.runs import run_state
 from webmdp.viewer.batch import SCOPES, Batch
 from webmdp.viewer.episode import episode_page
 from webmdp.viewer.index import EpisodeRef, RunIndex
@@ -101,7 +102,7 @@ def create_app(index: RunIndex, *, page_size: int = 50) -> FastAPI:
         result = select(index, q, chosen)
         return page("tasks.html", q=q, result=result, index=index, outcomes=OUTCOMES,
                     page_sizes=sorted({*PAGE_SIZES, q.per, page_size}), olens=LENGTH_BUCKETS,
-                    default_per=page_size)
+                    default_per=page_size, run_states=[run_state(r) for r in index.runs])
 
     @app.get("/episode", response_class=HTMLResponse)
     def episode(agent: str = "", mode: str = "", task: str = "", view: str = "replay",

@@ -25,7 +25,7 @@ class ViewerServer:
         self._sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
             self._sock.bind((host, port))
-        except OSError as exc:
+        except (OSError, OverflowError) as exc:  # OverflowError: a port outside 0..65535
             self._sock.close()
             raise ConfigError(f"cannot bind {host}:{port}: {exc}") from exc
         self.host, self.port = host, self._sock.getsockname()[1]
