@@ -163,10 +163,10 @@ def run(
                             step_timeout), ("--timeout", timeout)):
         if seconds is not None and seconds <= 0:
             raise fail(f"{option} must be more than 0 seconds, got {seconds:g}")
-    for option, value in (("--price-in", price_in), ("--price-out", price_out),
-                          ("--temperature", temperature)):
-        if value is not None and value < 0:
-            raise fail(f"{option} cannot be negative, got {value:g}")
+    for option, amount in (("--price-in", price_in), ("--price-out", price_out),
+                           ("--temperature", temperature)):
+        if amount is not None and amount < 0:
+            raise fail(f"{option} cannot be negative, got {amount:g}")
     given = {name for name in ctx.params  # options typed on this command line
              if getattr(ctx.get_parameter_source(name), "name", "") == "COMMANDLINE"}
     register_secret(api_key)
