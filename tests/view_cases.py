@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from functools import cache
 
 from support import random_walk, site_tasks
-from webmdp.core.check import fill as example_fill
+from webmdp.conformance import fill as example_fill
 from webmdp.core.model import State, World
 from webmdp.core.spec import Action
 from webmdp.sites import get_site

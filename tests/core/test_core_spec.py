@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from webmdp.core import Action, SkillCategory, check_site
-from webmdp.core.check import bound_pairs, fill
+from webmdp.conformance import bound_pairs, check_site, fill
+from webmdp.core import Action, SkillCategory
 from webmdp.errors import InvalidAction
 from webmdp.sites import get_site, site_names
 

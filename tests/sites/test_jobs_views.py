@@ -10,7 +10,7 @@ from html import unescape
 import pytest
 
 from view_cases import FORM, render, view_states
-from webmdp.core.check import bound_pairs
+from webmdp.conformance import bound_pairs
 from webmdp.core.model import State, World
 from webmdp.sites import get_site
 

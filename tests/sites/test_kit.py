@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from webmdp.core.check import bound_pairs
+from webmdp.conformance import bound_pairs
 from webmdp.core.model import World
 from webmdp.core.spec import Action, SkillCategory
 from webmdp.errors import InvalidAction

@@ -14,7 +14,7 @@ import pytest
 
 from support import site_tasks
 from view_cases import CASES, FORM, XSS, render, view_states
-from webmdp.core.check import bound_pairs
+from webmdp.conformance import bound_pairs
 from webmdp.core.model import World
 from webmdp.core.spec import Action
 from webmdp.errors import InvalidAction

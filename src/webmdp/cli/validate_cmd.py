@@ -53,7 +53,7 @@ def validate(
 
 def check(site: str = typer.Option("all", "--site", "-s", help="Site name, or 'all'.")) -> None:
     """Run the site conformance checker (no browser)."""
-    from webmdp.core.check import check_site
+    from webmdp.conformance import check_site
     from webmdp.sites import get_site, site_names
 
     names = site_names() if site == "all" else [site]

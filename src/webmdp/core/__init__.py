@@ -1,6 +1,5 @@
 """The semantic MDP contract every site satisfies (pure, no I/O)."""
 
-from webmdp.core.check import check_site
 from webmdp.core.model import EntityView, Observation, State, World, WorldSpec
 from webmdp.core.site import Site
 from webmdp.core.spec import (
@@ -15,5 +14,5 @@ from webmdp.core.spec import (
 
 __all__ = [
     "Action", "ActionSpec", "EntityView", "Observation", "ParamSpec", "Site", "SkillCategory",
-    "State", "SurfaceKind", "SurfaceSpec", "VisibilitySpec", "World", "WorldSpec", "check_site",
+    "State", "SurfaceKind", "SurfaceSpec", "VisibilitySpec", "World", "WorldSpec",
 ]

@@ -32,6 +32,9 @@ class Site(ABC):
     visibility: ClassVar[VisibilitySpec]
     entity_prefix: ClassVar[str]
     example_params: ClassVar[dict[str, Any]] = {}
+    distance_bound: ClassVar[Any] = None
+    """An admissible lower bound on the distance to a task's goal: ``(problem) -> Bound``
+    (see :mod:`webmdp.tasks.distance`); None: every unmet goal is at least one action away."""
     """Values for text parameters (queries, bodies) used by the conformance checker and
     the random agent when an action's available form leaves them to the agent."""
 

@@ -17,7 +17,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from dataclasses import dataclass, field
 
 from webmdp.agents.builtin import OracleAgent
-from webmdp.core.check import check_site
+from webmdp.conformance import check_site
 from webmdp.env.browser import BrowserConfig, BrowserEnv
 from webmdp.env.chromium import BrowserHost
 from webmdp.env.semantic import SemanticEnv

@@ -15,6 +15,7 @@ from webmdp.core.spec import (
 from webmdp.sites._common.site import ModularSite, SiteLogic
 from webmdp.sites.mail import catalog as C
 from webmdp.sites.mail import mdp, observe
+from webmdp.sites.mail.bound import mail_bound
 from webmdp.sites.mail.state import MailState
 from webmdp.sites.mail.world import CARD_FIELDS, DETAIL_FIELDS, generate_world
 
@@ -67,6 +68,7 @@ ACTIONS: tuple[ActionSpec, ...] = (
 
 class MailSite(ModularSite[MailState]):
     name = "mail"
+    distance_bound = staticmethod(mail_bound)
     title = "Mailbox"
     entity_prefix = "THR"
     surfaces = (

@@ -5,12 +5,11 @@ from __future__ import annotations
 from webmdp.core.model import World
 from webmdp.core.spec import Action
 from webmdp.sites.shopping import catalog as C
+from webmdp.sites.shopping.listing import brand_facet, pages, visible_ids
 from webmdp.sites.shopping.state import ShoppingState as S
 
 
 def available_actions(s: S, world: World) -> tuple[Action, ...]:
-    from webmdp.sites.shopping.mdp import _pages, brand_facet, visible_ids
-
     out: list[Action] = [Action("Search"), Action("GoHome"), Action("OpenCart")]
     surf = s.surface
     if surf == "OrderConfirmation":
@@ -29,13 +28,13 @@ def available_actions(s: S, world: World) -> tuple[Action, ...]:
                 or s.price_max is not None or s.min_rating or s.prime_only):
             out.append(Action("ClearFilters"))
         out += [Action("SortBy", {"order": o}) for o in C.SORT_ORDERS]
-        pages = _pages(world, s)
+        n_pages = pages(world, s)
         if s.page > 1:
             out.append(Action("PrevPage"))
-        if s.page < pages:
+        if s.page < n_pages:
             out.append(Action("NextPage"))
-        if pages > 1:
-            out += [Action("GoToPage", {"page": n}) for n in range(1, pages + 1) if n != s.page]
+        if n_pages > 1:
+            out += [Action("GoToPage", {"page": n}) for n in range(1, n_pages + 1) if n != s.page]
         out += [Action("OpenProduct", {"product_id": i}) for i in visible_ids(world, s)]
     elif surf == "ProductDetail" and s.focus:
         prod = world.entities[s.focus]

@@ -2,88 +2,18 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 from webmdp.core.model import EntityView, Observation, World
 from webmdp.core.spec import Action, SurfaceKind
 from webmdp.errors import InvalidAction, require
-from webmdp.sites._common.listing import page_count, page_slice, turn_page
+from webmdp.sites._common.listing import turn_page
 from webmdp.sites.shopping import catalog as C
+from webmdp.sites.shopping.available import available_actions
+from webmdp.sites.shopping.listing import brand_facet, pages, result_key, results, visible_ids
 from webmdp.sites.shopping.state import ShoppingState as S
 from webmdp.sites.shopping.world import CARD_FIELDS, DETAIL_FIELDS
 
 _LIST_SURFACES = ("Home", "SearchResults")
 _FILTER_RESET = {"page": 1}
-
-
-def _norm(word: str) -> str:
-    word = word.lower().strip(".,'\"")
-    return word[:-1] if len(word) > 3 and word.endswith("s") else word
-
-
-@lru_cache(maxsize=8192)
-def _haystack(world: World, pid: str) -> frozenset[str]:
-    p = world.entities[pid]
-    text = f"{p['title']} {p['brand']} {p['category']} {p['department']}"
-    return frozenset(_norm(w) for w in text.replace("&", " ").replace("-", " ").split())
-
-
-def _query_words(query: str) -> list[str]:
-    return [_norm(w) for w in query.replace("&", " ").replace("-", " ").split() if w.strip()]
-
-
-@lru_cache(maxsize=8192)
-def results(world: World, s: S) -> tuple[str, ...]:
-    """Ids matching the state's query and filters, in the state's sort order."""
-    words = _query_words(s.query)
-    out = []
-    for pid, p in world.entities.items():
-        if words and not all(w in _haystack(world, pid) for w in words):
-            continue
-        if s.department and p["department"] != s.department:
-            continue
-        if s.category and p["category"] != s.category:
-            continue
-        if s.brands and p["brand"] not in s.brands:
-            continue
-        if s.price_min is not None and p["price"] < s.price_min:
-            continue
-        if s.price_max is not None and p["price"] > s.price_max:
-            continue
-        if s.min_rating and p["rating"] < float(s.min_rating):
-            continue
-        if s.prime_only and not p["prime"]:
-            continue
-        out.append(pid)
-    return tuple(sorted(out, key=_sort_key(world, s.sort)))
-
-
-def _sort_key(world: World, order: str):
-    e = world.entities
-    keys = {
-        "featured": lambda i: (-e[i]["popularity"], i),
-        "price_asc": lambda i: (e[i]["price"], -e[i]["popularity"], i),
-        "price_desc": lambda i: (-e[i]["price"], -e[i]["popularity"], i),
-        "rating": lambda i: (-e[i]["rating"], -e[i]["popularity"], i),
-        "reviews": lambda i: (-e[i]["review_count"], -e[i]["popularity"], i),
-    }
-    return keys[order]
-
-
-def _result_key(s: S) -> S:
-    """The part of the state that determines the result list (for caching)."""
-    return S(surface="SearchResults", query=s.query, department=s.department,
-             category=s.category, brands=s.brands, price_min=s.price_min,
-             price_max=s.price_max, min_rating=s.min_rating, prime_only=s.prime_only,
-             sort=s.sort)
-
-
-def visible_ids(world: World, s: S) -> tuple[str, ...]:
-    return tuple(page_slice(results(world, _result_key(s)), s.page, C.PAGE_SIZE))
-
-
-def _pages(world: World, s: S) -> int:
-    return page_count(len(results(world, _result_key(s))), C.PAGE_SIZE)
 
 
 def _to_results(s: S, **changes) -> S:
@@ -203,13 +133,7 @@ def _list_action(s: S, a: Action, world: World) -> S:
                          price_max=None, min_rating="", prime_only=False, page=1)
     if name == "SortBy":
         return s.replace(sort=p["order"], page=1)
-    return turn_page(s, name, p, _pages(world, s))
-
-
-def brand_facet(world: World, s: S) -> tuple[str, ...]:
-    """Brands among results when the brand filter itself is ignored."""
-    ids = results(world, _result_key(s.replace(brands=())))
-    return tuple(sorted({world.entities[i]["brand"] for i in ids}))
+    return turn_page(s, name, p, pages(world, s))
 
 
 def _view(world: World, pid: str, fields) -> EntityView:
@@ -222,8 +146,6 @@ _DETAIL_NO_REVIEWS = tuple(f for f in DETAIL_FIELDS if f != "reviews")
 
 def observe(s: S, world: World) -> Observation:
     """Project the state onto what the page shows."""
-    from webmdp.sites.shopping.available import available_actions
-
     ctx: dict = {"cart_count": sum(ln[1] for ln in s.cart), "query": s.query}
     entities: tuple[EntityView, ...] = ()
     if s.surface == "Home":
@@ -231,11 +153,11 @@ def observe(s: S, world: World) -> Observation:
     elif s.surface == "SearchResults":
         ids = visible_ids(world, s)
         entities = tuple(_view(world, i, CARD_FIELDS) for i in ids)
-        total = len(results(world, _result_key(s)))
+        total = len(results(world, result_key(s)))
         ctx.update(
             department=s.department, category=s.category, brands=list(s.brands),
             price_min=s.price_min, price_max=s.price_max, min_rating=s.min_rating,
-            prime_only=s.prime_only, sort=s.sort, page=s.page, pages=_pages(world, s),
+            prime_only=s.prime_only, sort=s.sort, page=s.page, pages=pages(world, s),
             total_results=total, page_size=C.PAGE_SIZE, departments=list(C.DEPARTMENTS),
             categories=list(C.DEPARTMENTS.get(s.department, ())),
             brand_facet=list(brand_facet(world, s)),

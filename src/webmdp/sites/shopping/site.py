@@ -16,6 +16,7 @@ from webmdp.core.spec import (
 from webmdp.sites._common.site import ModularSite, SiteLogic
 from webmdp.sites.shopping import catalog as C
 from webmdp.sites.shopping import mdp
+from webmdp.sites.shopping.bound import shopping_bound
 from webmdp.sites.shopping.state import ShoppingState
 from webmdp.sites.shopping.world import CARD_FIELDS, DETAIL_FIELDS, generate_world
 
@@ -67,6 +68,7 @@ _CART_FIELDS = frozenset({"title", "brand", "price", "image"})
 
 class ShoppingSite(ModularSite[ShoppingState]):
     name = "shopping"
+    distance_bound = staticmethod(shopping_bound)
     title = "Shopwise"
     entity_prefix = "PRD"
     example_params = {"query": "headphones", "min": 10.0, "max": 150.0, "quantity": 2}

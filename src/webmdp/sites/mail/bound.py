@@ -1,0 +1,136 @@
+"""Mail's admissible lower bound on the distance to a task's goal (see
+:mod:`webmdp.tasks.distance`): it makes the exact A* search fast on mail tasks."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from typing import Any
+
+from webmdp.core.model import State
+from webmdp.core.spec import Action
+from webmdp.sites.mail.listing import visible_ids
+from webmdp.sites.mail.state import MailState
+from webmdp.tasks.distance import Bound, Facts, Problem, unmet
+from webmdp.tasks.model import Condition
+from webmdp.tasks.verifier import check_condition
+
+_MEMBERSHIP = frozenset({"starred", "unread", "read", "inbox", "archived", "deleted", "spam",
+                         "sent_folder"})
+_SENT_FIELDS = frozenset({"mode", "thread", "to", "cc", "subject", "body"})
+_OPENERS = {"new": "Compose", "reply": "Reply", "reply_all": "ReplyAll", "forward": "Forward"}
+
+
+def mail_bound(p: Problem) -> Bound:
+    """Mail. Facts used: a thread's flags, folder and labels change only by an action naming
+    it (on its list row or its open thread) or a bulk action on the selection; a thread is
+    selected or opened only from its visible row; AddLabel / RemoveLabel act on the open
+    thread only; ``sent`` only grows, by Send, which sends the open draft whose mode and
+    thread were fixed when Compose / Reply / ReplyAll / Forward opened it; each recipient
+    action adds or removes one address, SetSubject / SetBody set one field."""
+    world, conds = p.world, p.task.verifier
+    member = [c for c in conds if c.fact in _MEMBERSHIP and c.op != "eq"]
+    labels = [c for c in conds if c.fact.startswith("labels.") and c.op != "eq"]
+    sent = [c for c in conds if c.fact.startswith("sent.")]
+    want = _sent_goal(sent)
+    rest = [c for c in conds if c not in member and c not in labels and
+            (want is None or c not in sent)]
+    fresh = _fresh_draft(p, want) if want is not None else None
+
+    def on_row(s: MailState, tid: str, look: bool) -> bool:
+        return s.surface == "ThreadList" and (not look or tid in visible_ids(world, s))
+
+    def one_action(s: MailState, tid: str, look: bool) -> int:
+        """1 when an action on ``tid`` applies now (its row, its open thread, or a bulk action
+        on a selection holding it), else 2."""
+        if s.surface == "ThreadView":
+            return 1 if s.focus == tid else 2
+        return 1 if s.surface == "ThreadList" and (tid in s.selected or on_row(s, tid, look)) else 2
+
+    def label_action(s: MailState, tid: str, add: bool, look: bool) -> int:
+        """AddLabel / RemoveLabel need ``tid`` open (BulkLabel: selected, adding only);
+        opening or selecting it needs its row on screen."""
+        if (s.surface == "ThreadView" and s.focus == tid) or \
+                (add and s.surface == "ThreadList" and tid in s.selected):
+            return 1
+        near = s.focus == tid or on_row(s, tid, look) or (add and tid in s.selected)
+        return 2 if near else 3
+
+    def view_cost(s: MailState, tid: str, look: bool) -> int:
+        """Actions before ``tid`` is the open thread: closing a draft returns to its thread,
+        else OpenThread from its row, which may first need bringing on screen."""
+        if s.focus == tid:
+            return 0 if s.surface == "ThreadView" else 1
+        return 1 if on_row(s, tid, look) else 2
+
+    def send_cost(s: MailState, look: bool) -> float:
+        """The one message must still be sent: Send, after the edits the draft needs; either
+        the open draft (right mode and thread) or a new one opened from the right place."""
+        assert want is not None
+        if s.sent:
+            return math.inf  # sent only grows: the first message is final and count is > 0
+        if fresh is None:
+            return 1 + (s.surface != "ComposeModal")
+        mode, tid = fresh["mode"], fresh["thread"]
+        best = math.inf
+        if s.surface == "ComposeModal" and s.compose == mode and s.reply_thread == tid:
+            best = 1 + _edits(_draft_of(s), want)
+        opening = (s.surface == "ComposeModal") if mode == "new" else view_cost(s, tid, look)
+        return min(best, opening + 1 + _edits(fresh, want) + 1)
+
+    def bound(state: State, facts: Facts, look: bool) -> float:
+        assert isinstance(state, MailState)
+        h = float(unmet(rest, facts))
+        for c in member:
+            if not check_condition(c, facts):
+                h = max(h, one_action(state, str(c.value), look))
+        for c in labels:
+            if not check_condition(c, facts):
+                h = max(h, label_action(state, c.fact.removeprefix("labels."),
+                                        c.op == "contains", look))
+        if want is not None and unmet(sent, facts):
+            h = max(h, send_cost(state, look))
+        return h
+
+    return bound
+
+
+def _sent_goal(sent: list[Condition]) -> dict[str, Any] | None:
+    """The fields of 'exactly one message was sent, with these fields', or None when the
+    sent conditions have another shape."""
+    eq = {c.fact: c.value for c in sent if c.op == "eq"}
+    fields = {k.removeprefix("sent.0."): v for k, v in eq.items() if k.startswith("sent.0.")}
+    if not sent or len(eq) != len(sent) or eq.get("sent.count") != 1 or \
+            len(fields) != len(eq) - 1 or set(fields) - _SENT_FIELDS:
+        return None
+    return fields
+
+
+def _draft_of(s: Any) -> dict[str, Any]:
+    return {"mode": s.compose, "thread": s.reply_thread, "to": list(s.to), "cc": list(s.cc),
+            "subject": s.subject, "body": s.body}
+
+
+def _fresh_draft(p: Problem, want: dict[str, Any]) -> dict[str, Any] | None:
+    """The draft the wanted mode opens on the wanted thread, by the site's own transition;
+    None when the goal leaves the mode or thread open (then only Send itself is counted)."""
+    mode, tid = want.get("mode"), want.get("thread", "")
+    if mode not in _OPENERS or (mode == "new") != (tid == "") or \
+            (tid and tid not in p.world.entities):
+        return None
+    start = p.site.initial_state(p.world)
+    surface = "ThreadList" if mode == "new" else "ThreadView"
+    draft = p.site.step(start.replace(surface=surface, focus=tid or None),
+                        Action(_OPENERS[mode]), p.world)
+    return _draft_of(draft)
+
+
+def _edits(draft: Mapping[str, Any], want: Mapping[str, Any]) -> int:
+    """Edit actions a draft needs: one per differing subject / body, and per address to add
+    or remove (at least one when only the order differs)."""
+    n = 0
+    for f in ("to", "cc"):
+        if f in want and list(draft[f]) != list(want[f]):
+            have, need = set(draft[f]), set(want[f])
+            n += max(1, len(need - have) + len(have - need))
+    return n + sum(f in want and draft[f] != want[f] for f in ("subject", "body"))
