@@ -61,3 +61,18 @@ def test_every_site_uses_all_five_skill_categories() -> None:
     for name in site_names():
         cats = {a.category for a in get_site(name).actions}
         assert cats == set(SkillCategory)
+
+
+def test_state_replace_equals_dataclasses_replace() -> None:
+    """The fast replace gives what dataclasses.replace gives, and refuses unknown fields."""
+    import dataclasses
+
+    from webmdp.sites.mail.state import MailState
+
+    s = MailState(surface="ThreadList", starred=frozenset({"THR-001"}))
+    fast = s.replace(surface="ThreadView", focus="THR-002")
+    slow = dataclasses.replace(s, surface="ThreadView", focus="THR-002")
+    assert fast == slow and hash(fast) == hash(slow) and fast is not s
+    assert s.surface == "ThreadList"  # the original is untouched
+    with pytest.raises(TypeError, match="no field 'nope'"):
+        s.replace(nope=1)

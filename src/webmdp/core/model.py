@@ -51,17 +51,45 @@ class State:
     """Base semantic state ``s = (s^p, s^i)``: sites subclass it with their own typed variables.
 
     ``surface`` and ``focus`` (the entity a detail surface shows) are common to every site.
-    States are immutable; transitions return a new state via :func:`dataclasses.replace`.
+    States are immutable; transitions return a new state via :meth:`replace`. A state class
+    holds plain fields only (no ``__post_init__``, no ``init=False`` field, no slots), so a
+    replace can copy the field dict instead of running ``__init__``.
     """
 
     surface: str
     focus: str | None = None
 
     def replace(self, **changes: Any) -> Self:
-        return dataclasses.replace(self, **changes)
+        """A copy with ``changes`` applied: the same result as :func:`dataclasses.replace`
+        about three times faster (transitions are the semantic mode's inner loop)."""
+        cls = type(self)
+        names = _FIELDS.get(cls)
+        if names is None:
+            names = _FIELDS[cls] = _plain_fields(cls)
+        unknown = changes.keys() - names
+        if unknown:
+            raise TypeError(f"{cls.__name__} has no field {sorted(unknown)[0]!r}")
+        new = object.__new__(cls)
+        attrs = new.__dict__
+        attrs.update(self.__dict__)
+        attrs.update(changes)
+        return new
 
     def to_dict(self) -> dict[str, Any]:
         return {f.name: _plain(getattr(self, f.name)) for f in dataclasses.fields(self)}
+
+
+_FIELDS: dict[type, frozenset[str]] = {}
+
+
+def _plain_fields(cls: type) -> frozenset[str]:
+    """The field names of a state class, after checking that copying its field dict is a
+    faithful replace (see :class:`State`)."""
+    fields = dataclasses.fields(cls)
+    if hasattr(cls, "__post_init__") or hasattr(cls, "__slots__") or any(
+            not f.init for f in fields):
+        raise TypeError(f"{cls.__name__}: a state class holds plain fields only")
+    return frozenset(f.name for f in fields)
 
 
 def _plain(value: Any) -> Any:

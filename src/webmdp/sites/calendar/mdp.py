@@ -264,11 +264,20 @@ def _save(s: CalendarState, p: dict, world: World) -> CalendarState:
 
 
 def _clashes(world: World, s: CalendarState, data: EventData) -> bool:
-    """Whether a saved event overlaps another event of any calendar (the conflict check)."""
+    """Whether a saved event overlaps another event of any calendar (the conflict check).
+    Only events on the saved date are built (an edit may have moved one there)."""
+    eid, date = data[0], data[2]
     span = (clock.minutes(data[3]), clock.minutes(data[4]))
-    return any(e["id"] != data[0] and e["date"] == data[2]
-               and clock.overlaps(span, (clock.minutes(e["start"]), clock.minutes(e["end"])))
-               for e in all_events(world, s))
+    edited = {ed[0] for ed in s.edits}
+
+    def hits(start: str, end: str) -> bool:
+        return clock.overlaps(span, (clock.minutes(start), clock.minutes(end)))
+
+    for oid, raw in world.entities.items():
+        e = event(world, s, oid) if oid in edited else raw
+        if oid != eid and e["date"] == date and hits(e["start"], e["end"]):
+            return True
+    return any(c[0] != eid and c[2] == date and hits(c[3], c[4]) for c in s.created)
 
 
 _HANDLERS = {

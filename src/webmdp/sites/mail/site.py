@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from webmdp.core.model import State, World
 from webmdp.core.spec import (
     ActionSpec,
@@ -96,22 +98,28 @@ class MailSite(ModularSite[MailState]):
     logic = SiteLogic(generate_world, mdp.transition, observe.observe, observe.facts)
 
     def initial_state(self, world: World) -> State:
-        ents = world.entities.values()
-
-        def having(folder: str) -> frozenset[str]:
-            return frozenset(e["id"] for e in ents if e["folder"] == folder)
-
-        return MailState(
-            surface="ThreadList", ids=tuple(world.entities),
-            starred=frozenset(e["id"] for e in ents if e["starred"]),
-            unread=frozenset(e["id"] for e in ents if not e["read"]),
-            archived=having("archive"), trashed=having("trash"), spammed=having("spam"),
-            sent_box=having("sent"),
-            labels=tuple((e["id"], tuple(sorted(e["labels"]))) for e in ents if e["labels"]),
-        )
+        return _initial_state(world)
 
     def alignment_state(self, state: State) -> State:
         """The notice ("Conversation archived.") is a one-step toast: shown, never read by a
         transition, gone after the next one."""
         assert isinstance(state, MailState)
         return state.replace(notice="") if state.notice else state
+
+
+@lru_cache(maxsize=256)
+def _initial_state(world: World) -> MailState:
+    """The mailbox as the world files it (cached per world: states are immutable)."""
+    ents = world.entities.values()
+
+    def having(folder: str) -> frozenset[str]:
+        return frozenset(e["id"] for e in ents if e["folder"] == folder)
+
+    return MailState(
+        surface="ThreadList", ids=tuple(world.entities),
+        starred=frozenset(e["id"] for e in ents if e["starred"]),
+        unread=frozenset(e["id"] for e in ents if not e["read"]),
+        archived=having("archive"), trashed=having("trash"), spammed=having("spam"),
+        sent_box=having("sent"),
+        labels=tuple((e["id"], tuple(sorted(e["labels"]))) for e in ents if e["labels"]),
+    )
