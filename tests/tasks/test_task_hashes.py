@@ -10,8 +10,8 @@ import json
 from pathlib import Path
 
 import pytest
-from support import site_tasks
 
+from support import site_tasks
 from webmdp.sites import site_names
 from webmdp.tasks.io import write_tasks
 
