@@ -82,6 +82,21 @@ class Facet:
     param: str = ""
     unit: str = ""
     option_labels: dict[str, str] = dc_field(default_factory=dict, hash=False, compare=False)
+    offered: Callable[[World, BrowseState], tuple[str, ...]] | None = dc_field(
+        default=None, hash=False, compare=False)
+    """The options a state offers, when they depend on it (brands among the results, the
+    chosen department's categories). A transition accepts ``options`` (or, without static
+    options, what is offered and what is already ticked)."""
+    clears: tuple[str, ...] = ()
+    """Facets that setting this one resets (a department clears its category and brands)."""
+    implies: Callable[[str], dict[str, Any]] | None = dc_field(
+        default=None, hash=False, compare=False)
+    """Values of other facets that picking an option sets (a category sets its department)."""
+    toggles: bool = True
+    """A one / min facet: picking the active option again clears it (else it stays)."""
+
+    def options_in(self, world: World, s: BrowseState) -> tuple[str, ...]:
+        return self.offered(world, s) if self.offered is not None else self.options
 
     @property
     def entity_field(self) -> str:
@@ -97,6 +112,8 @@ class Facet:
                     ParamSpec("max", "float", optional=True, text=True))
         if self.kind == "flag":
             return ()
+        if not self.options:  # offered per state: any string, checked by the transition
+            return (ParamSpec(self.param_name, "str"),)
         return (ParamSpec(self.param_name, "choice", self.options),)
 
     def accepts(self, entity: Entity, value: Any) -> bool:
@@ -222,12 +239,14 @@ class Catalog:
             return s.replace(sort=p["order"], page=1)
         if name in self._by_action:
             facet: Facet = self._by_action[name]
-            return s.replace(filters=self._set(s.filters, facet, p), page=1)
+            return s.replace(filters=self._set(s.filters, facet, p, world, s), page=1)
         return turn_page(s, name, p, self.pages(world, s))
 
-    def _set(self, filters: Filters, f: Facet, p: dict[str, Any]) -> Filters:
+    def _set(self, filters: Filters, f: Facet, p: dict[str, Any], world: World,
+             s: BrowseState) -> Filters:
         current = dict(filters).get(f.name)
         value: Any
+        implied: dict[str, Any] = {}
         if f.kind == "range":
             lo, hi = p.get("min"), p.get("max")
             require(lo is None or hi is None or lo <= hi, f"{f.action}: min above max")
@@ -236,13 +255,20 @@ class Catalog:
             value = None if current else True
         else:
             v = p[f.param_name]
-            require(v in f.options, f"{f.action}: {v!r} is not an option")
+            ticked = current if isinstance(current, tuple) else ()
+            accepted = f.options or (*f.options_in(world, s), *ticked)
+            require(v in accepted, f"{f.action}: {v!r} is not an option")
             if f.kind in ("any", "all"):
                 picked = set(current or ()) ^ {v}
-                value = tuple(o for o in f.options if o in picked) or None
+                value = tuple(sorted(picked)) if not f.options else \
+                    tuple(o for o in f.options if o in picked)
+                value = value or None
             else:
-                value = None if current == v else v
-        out = {k: val for k, val in filters if k != f.name}
+                value = None if current == v and f.toggles else v
+            if f.implies is not None:
+                implied = f.implies(v)
+        out = {k: val for k, val in filters if k != f.name and k not in f.clears}
+        out.update(implied)
         if value is not None:
             out[f.name] = value
         return tuple((x.name, out[x.name]) for x in self.facets if x.name in out)
@@ -257,7 +283,7 @@ class Catalog:
             if f.kind in ("range", "flag"):
                 out.append(Action(f.action))
             else:
-                out += [Action(f.action, {f.param_name: o}) for o in f.options]
+                out += [Action(f.action, {f.param_name: o}) for o in f.options_in(world, s)]
         if s.filters:
             out.append(Action(self.clear_filters))
         out += [Action(self.sort_action, {"order": o.name}) for o in self.sorts]
@@ -287,7 +313,7 @@ class Catalog:
             else:
                 chosen = set(cur) if isinstance(cur, tuple) else {cur}
                 entry["options"] = [{"value": o, "label": f.label_of(o), "on": o in chosen}
-                                    for o in f.options]
+                                    for o in f.options_in(world, s)]
             facets.append(entry)
         total = len(self.results(world, s))
         return {"query": s.query, "facets": facets, "sort": s.sort or self.default_sort,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from webmdp.core.model import World
 from webmdp.core.spec import Action
 from webmdp.sites.shopping import catalog as C
-from webmdp.sites.shopping.listing import brand_facet, pages, visible_ids
+from webmdp.sites.shopping.listing import CATALOG, visible_ids
 from webmdp.sites.shopping.state import ShoppingState as S
 
 
@@ -17,24 +17,8 @@ def available_actions(s: S, world: World) -> tuple[Action, ...]:
     if surf in ("Home", "SearchResults"):
         out += [Action("SetDepartment", {"department": d}) for d in C.DEPARTMENTS]
     if surf == "SearchResults":
-        if s.query:
-            out.append(Action("ClearSearch"))
-        out += [Action("SetCategory", {"category": c}) for c in C.DEPARTMENTS.get(s.department, ())]
-        out += [Action("ToggleBrand", {"brand": b}) for b in brand_facet(world, s)]
-        out.append(Action("SetPriceRange"))
-        out += [Action("SetMinRating", {"rating": r}) for r in C.RATING_STEPS]
-        out.append(Action("TogglePrime"))
-        if (s.department or s.category or s.brands or s.price_min is not None
-                or s.price_max is not None or s.min_rating or s.prime_only):
-            out.append(Action("ClearFilters"))
-        out += [Action("SortBy", {"order": o}) for o in C.SORT_ORDERS]
-        n_pages = pages(world, s)
-        if s.page > 1:
-            out.append(Action("PrevPage"))
-        if s.page < n_pages:
-            out.append(Action("NextPage"))
-        if n_pages > 1:
-            out += [Action("GoToPage", {"page": n}) for n in range(1, n_pages + 1) if n != s.page]
+        dept = [a for a in CATALOG.available(s, world) if a.name != "SetDepartment"]
+        out += dept
         out += [Action("OpenProduct", {"product_id": i}) for i in visible_ids(world, s)]
     elif surf == "ProductDetail" and s.focus:
         prod = world.entities[s.focus]
@@ -45,7 +29,7 @@ def available_actions(s: S, world: World) -> tuple[Action, ...]:
         out += [Action("SelectOption", {"option": "size", "value": z}) for z in prod["sizes"]]
         out.append(Action("AddToCart"))
     elif surf == "Cart":
-        if s.query or s.department:
+        if s.query or s.filter("department"):
             out.append(Action("BackToResults"))
         out.append(Action("ContinueShopping"))
         for pid, *_ in s.cart:

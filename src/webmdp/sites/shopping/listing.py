@@ -1,87 +1,59 @@
-"""Shopping's result list: search, filters, sort and paging (pure, cached per world and
-state). The transitions and the available actions both read it."""
+"""Shopping's listing, declared on the toolkit's :class:`Catalog`: the header search, the
+department / category / brand / price / rating / Prime filters, five sort orders, 12 per page.
+
+Two of its facets depend on the state, as on a real store: the category list is the chosen
+department's, and the brand list is the brands among the current results (the brand filter
+itself aside). A department clears its category and brands; a category sets its department
+and clears the brands. Picking the active department, category or rating again keeps it.
+"""
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 from webmdp.core.model import World
-from webmdp.sites._common.listing import page_count, page_slice
+from webmdp.sites._common.catalog import BrowseState, Catalog, Facet, Sort
 from webmdp.sites.shopping import catalog as C
-from webmdp.sites.shopping.state import ShoppingState as S
+
+SORT_LABELS = {"featured": "Featured", "price_asc": "Price: Low to High",
+               "price_desc": "Price: High to Low", "rating": "Avg. Customer Review",
+               "reviews": "Most Reviews"}
 
 
-def _norm(word: str) -> str:
-    word = word.lower().strip(".,'\"")
-    return word[:-1] if len(word) > 3 and word.endswith("s") else word
+def _categories(_world: World, s: BrowseState) -> tuple[str, ...]:
+    return C.DEPARTMENTS.get(s.filter("department") or "", ())
 
 
-@lru_cache(maxsize=8192)
-def _haystack(world: World, pid: str) -> frozenset[str]:
-    p = world.entities[pid]
-    text = f"{p['title']} {p['brand']} {p['category']} {p['department']}"
-    return frozenset(_norm(w) for w in text.replace("&", " ").replace("-", " ").split())
-
-
-def _query_words(query: str) -> list[str]:
-    return [_norm(w) for w in query.replace("&", " ").replace("-", " ").split() if w.strip()]
-
-
-@lru_cache(maxsize=8192)
-def results(world: World, s: S) -> tuple[str, ...]:
-    """Ids matching the state's query and filters, in the state's sort order."""
-    words = _query_words(s.query)
-    out = []
-    for pid, p in world.entities.items():
-        if words and not all(w in _haystack(world, pid) for w in words):
-            continue
-        if s.department and p["department"] != s.department:
-            continue
-        if s.category and p["category"] != s.category:
-            continue
-        if s.brands and p["brand"] not in s.brands:
-            continue
-        if s.price_min is not None and p["price"] < s.price_min:
-            continue
-        if s.price_max is not None and p["price"] > s.price_max:
-            continue
-        if s.min_rating and p["rating"] < float(s.min_rating):
-            continue
-        if s.prime_only and not p["prime"]:
-            continue
-        out.append(pid)
-    return tuple(sorted(out, key=_sort_key(world, s.sort)))
-
-
-def _sort_key(world: World, order: str):
-    e = world.entities
-    keys = {
-        "featured": lambda i: (-e[i]["popularity"], i),
-        "price_asc": lambda i: (e[i]["price"], -e[i]["popularity"], i),
-        "price_desc": lambda i: (-e[i]["price"], -e[i]["popularity"], i),
-        "rating": lambda i: (-e[i]["rating"], -e[i]["popularity"], i),
-        "reviews": lambda i: (-e[i]["review_count"], -e[i]["popularity"], i),
-    }
-    return keys[order]
-
-
-def result_key(s: S) -> S:
-    """The part of the state that determines the result list (for caching)."""
-    return S(surface="SearchResults", query=s.query, department=s.department,
-             category=s.category, brands=s.brands, price_min=s.price_min,
-             price_max=s.price_max, min_rating=s.min_rating, prime_only=s.prime_only,
-             sort=s.sort)
-
-
-def visible_ids(world: World, s: S) -> tuple[str, ...]:
-    return tuple(page_slice(results(world, result_key(s)), s.page, C.PAGE_SIZE))
-
-
-def pages(world: World, s: S) -> int:
-    return page_count(len(results(world, result_key(s))), C.PAGE_SIZE)
-
-
-def brand_facet(world: World, s: S) -> tuple[str, ...]:
-    """Brands among results when the brand filter itself is ignored."""
-    ids = results(world, result_key(s.replace(brands=())))
+def brand_facet(world: World, s: BrowseState) -> tuple[str, ...]:
+    """Brands among the results when the brand filter itself is ignored."""
+    others = tuple((k, v) for k, v in s.filters if k != "brand")
+    ids = CATALOG.results(world, s.replace(filters=others))
     return tuple(sorted({world.entities[i]["brand"] for i in ids}))
+
+
+CATALOG = Catalog(
+    surface="SearchResults",
+    search_fields=("title", "brand", "category", "department"),
+    facets=(
+        Facet("department", "Department", "one", "SetDepartment", "department_filtering",
+              options=tuple(C.DEPARTMENTS), clears=("category", "brand"), toggles=False),
+        Facet("category", "Category", "one", "SetCategory", "category_filtering",
+              options=tuple(C.CATEGORY_DEPARTMENT), offered=_categories, clears=("brand",),
+              implies=lambda cat: {"department": C.CATEGORY_DEPARTMENT[cat]}, toggles=False),
+        Facet("brand", "Brands", "any", "ToggleBrand", "brand_filtering", offered=brand_facet),
+        Facet("price", "Price", "range", "SetPriceRange", "price_filtering", unit="$"),
+        Facet("rating", "Customer Reviews", "min", "SetMinRating", "attribute_filtering",
+              options=C.RATING_STEPS, toggles=False),
+        Facet("prime", "Prime", "flag", "TogglePrime", "attribute_filtering"),
+    ),
+    sorts=(
+        Sort("featured", SORT_LABELS["featured"], lambda e: 0),
+        Sort("price_asc", SORT_LABELS["price_asc"], lambda e: e["price"]),
+        Sort("price_desc", SORT_LABELS["price_desc"], lambda e: -e["price"]),
+        Sort("rating", SORT_LABELS["rating"], lambda e: -e["rating"]),
+        Sort("reviews", SORT_LABELS["reviews"], lambda e: -e["review_count"]),
+    ),
+    page_size=C.PAGE_SIZE,
+)
+
+
+def visible_ids(world: World, s: BrowseState) -> tuple[str, ...]:
+    return CATALOG.visible(world, s)

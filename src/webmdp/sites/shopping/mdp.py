@@ -5,19 +5,17 @@ from __future__ import annotations
 from webmdp.core.model import EntityView, Observation, World
 from webmdp.core.spec import Action, SurfaceKind
 from webmdp.errors import InvalidAction, require
-from webmdp.sites._common.listing import turn_page
 from webmdp.sites.shopping import catalog as C
 from webmdp.sites.shopping.available import available_actions
-from webmdp.sites.shopping.listing import brand_facet, pages, result_key, results, visible_ids
+from webmdp.sites.shopping.listing import CATALOG, brand_facet, visible_ids
 from webmdp.sites.shopping.state import ShoppingState as S
 from webmdp.sites.shopping.world import CARD_FIELDS, DETAIL_FIELDS
 
 _LIST_SURFACES = ("Home", "SearchResults")
-_FILTER_RESET = {"page": 1}
 
 
-def _to_results(s: S, **changes) -> S:
-    return s.replace(surface="SearchResults", focus=None, reviews_open=False, page=1, **changes)
+def _to_results(s: S) -> S:
+    return s.replace(surface="SearchResults", focus=None, reviews_open=False, page=1)
 
 
 def _cart_ids(s: S) -> list[str]:
@@ -31,21 +29,12 @@ def transition(s: S, a: Action, world: World) -> S:
     if surf == "OrderConfirmation":
         require(name in ("ContinueShopping", "GoHome", "Search"), "the order is placed; "
               "continue shopping first")
-    if name == "Search":
-        q = str(p["query"]).strip()
-        require(bool(q), "Search: empty query")
-        return _to_results(s, query=q)
-    if name == "ClearSearch":
-        require(surf == "SearchResults" and bool(s.query), "ClearSearch: no active search")
-        return _to_results(s, query="")
-    if name == "SetDepartment":
-        require(surf in _LIST_SURFACES, "SetDepartment: not on a list surface")
-        require(p["department"] in C.DEPARTMENTS, f"unknown department {p['department']!r}")
-        return _to_results(s, department=p["department"], category="", brands=())
-    if name in ("SetCategory", "ToggleBrand", "SetPriceRange", "SetMinRating", "TogglePrime",
-                "ClearFilters", "SortBy", "NextPage", "PrevPage", "GoToPage"):
+    if name in (CATALOG.search, "SetDepartment"):  # from anywhere / the home page too
+        require(name == "Search" or surf in _LIST_SURFACES, f"{name}: not on a list surface")
+        return _to_results(CATALOG.transition(s, a, world))
+    if CATALOG.handles(name):
         require(surf == "SearchResults", f"{name}: only on search results")
-        return _list_action(s, a, world)
+        return CATALOG.transition(s, a, world)
     if name == "GoHome":
         return S(surface="Home", cart=s.cart, order=s.order, order_shipping=s.order_shipping,
                  order_id=s.order_id, shipping=s.shipping)
@@ -106,36 +95,6 @@ def _add_line(cart: tuple, line: tuple) -> tuple:
     return (*cart, line)
 
 
-def _list_action(s: S, a: Action, world: World) -> S:
-    p, name = a.params, a.name
-    if name == "SetCategory":
-        require(p["category"] in C.CATEGORY_DEPARTMENT, f"unknown category {p['category']!r}")
-        dept = C.CATEGORY_DEPARTMENT[p["category"]]
-        return s.replace(category=p["category"], department=dept, brands=(), page=1)
-    if name == "ToggleBrand":
-        b = p["brand"]
-        require(b in brand_facet(world, s) or b in s.brands, f"ToggleBrand: no brand {b!r} here")
-        brands = tuple(sorted(set(s.brands) ^ {b}))
-        return s.replace(brands=brands, page=1)
-    if name == "SetPriceRange":
-        lo, hi = p.get("min"), p.get("max")
-        require(lo is None or hi is None or lo <= hi, "SetPriceRange: min above max")
-        return s.replace(price_min=lo, price_max=hi, page=1)
-    if name == "SetMinRating":
-        return s.replace(min_rating=p["rating"], page=1)
-    if name == "TogglePrime":
-        return s.replace(prime_only=not s.prime_only, page=1)
-    if name == "ClearFilters":
-        require(bool(s.department or s.category or s.brands or s.price_min is not None
-                   or s.price_max is not None or s.min_rating or s.prime_only),
-              "ClearFilters: no filter is active")
-        return s.replace(department="", category="", brands=(), price_min=None,
-                         price_max=None, min_rating="", prime_only=False, page=1)
-    if name == "SortBy":
-        return s.replace(sort=p["order"], page=1)
-    return turn_page(s, name, p, pages(world, s))
-
-
 def _view(world: World, pid: str, fields) -> EntityView:
     p = world.entities[pid]
     return EntityView(pid, {f: p[f] for f in fields})
@@ -151,17 +110,15 @@ def observe(s: S, world: World) -> Observation:
     if s.surface == "Home":
         ctx["departments"] = list(C.DEPARTMENTS)
     elif s.surface == "SearchResults":
-        ids = visible_ids(world, s)
-        entities = tuple(_view(world, i, CARD_FIELDS) for i in ids)
-        total = len(results(world, result_key(s)))
+        entities = tuple(_view(world, i, CARD_FIELDS) for i in visible_ids(world, s))
+        lo, hi = s.filter("price") or (None, None)
+        dept = s.filter("department") or ""
         ctx.update(
-            department=s.department, category=s.category, brands=list(s.brands),
-            price_min=s.price_min, price_max=s.price_max, min_rating=s.min_rating,
-            prime_only=s.prime_only, sort=s.sort, page=s.page, pages=pages(world, s),
-            total_results=total, page_size=C.PAGE_SIZE, departments=list(C.DEPARTMENTS),
-            categories=list(C.DEPARTMENTS.get(s.department, ())),
-            brand_facet=list(brand_facet(world, s)),
-        )
+            CATALOG.context(s, world), department=dept, category=s.filter("category") or "",
+            brands=list(s.filter("brand") or ()), price_min=lo, price_max=hi,
+            min_rating=s.filter("rating") or "", prime_only=bool(s.filter("prime")),
+            departments=list(C.DEPARTMENTS), categories=list(C.DEPARTMENTS.get(dept, ())),
+            brand_facet=list(brand_facet(world, s)))
     elif s.surface == "ProductDetail" and s.focus:
         fields = CARD_FIELDS + (DETAIL_FIELDS if s.reviews_open else _DETAIL_NO_REVIEWS)
         entities = (_view(world, s.focus, fields),)
@@ -172,7 +129,7 @@ def observe(s: S, world: World) -> Observation:
         ctx["lines"] = [list(ln) for ln in s.cart]
         ctx.update(_totals(world, s.cart, s.shipping))
         ctx["shipping"] = s.shipping
-        ctx["has_results"] = bool(s.query or s.department)
+        ctx["has_results"] = bool(s.query or s.filter("department"))
         if s.surface == "Checkout":
             ctx["shipping_options"] = dict(C.SHIPPING_SPEEDS)
     elif s.surface == "OrderConfirmation":

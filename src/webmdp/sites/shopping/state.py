@@ -4,24 +4,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from webmdp.core.model import State
+from webmdp.sites._common.catalog import BrowseState
 
 CartLine = tuple[str, int, str, str]
 """(product id, quantity, color, size)."""
 
 
 @dataclass(frozen=True)
-class ShoppingState(State):
-    query: str = ""
-    department: str = ""
-    category: str = ""
-    brands: tuple[str, ...] = ()
-    price_min: float | None = None
-    price_max: float | None = None
-    min_rating: str = ""
-    prime_only: bool = False
-    sort: str = "featured"
-    page: int = 1
+class ShoppingState(BrowseState):
+    """The listing (query, filters, sort, page) is the catalog's :class:`BrowseState`."""
+
     reviews_open: bool = False
     color: str = ""
     size: str = ""
