@@ -36,13 +36,14 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from dataclasses import field as dc_field
 from functools import lru_cache
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from webmdp.core.model import Entity, State, World
 from webmdp.core.spec import Action, ActionSpec, ParamSpec, SkillCategory, declare_action
 from webmdp.errors import require
 from webmdp.sites._common.listing import page_count, page_slice, turn_page
 
+B = TypeVar("B", bound="BrowseState")
 FacetKind = Literal["one", "any", "all", "min", "range", "flag"]
 FilterValue = str | tuple[str, ...] | tuple[float | None, float | None] | bool
 Filters = tuple[tuple[str, Any], ...]
@@ -220,7 +221,7 @@ class Catalog:
         return page_count(len(self.results(world, s)), self.page_size)
 
     # -- transitions -----------------------------------------------------------------------------
-    def transition(self, s: BrowseState, a: Action, world: World) -> BrowseState:
+    def transition(self, s: B, a: Action, world: World) -> B:
         """Apply a listing action (the caller checks the surface). Filters, sorts and searches
         go back to page 1; the search box keeps the filters, as on the real sites."""
         p, name = a.params, a.name

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from webmdp.core.model import EntityView, Observation, World
+from webmdp.core.model import Observation, World
 from webmdp.core.spec import Action, SurfaceKind
+from webmdp.sites._common.templates import view
 from webmdp.sites.chat import vocab as V
 from webmdp.sites.chat.catalog import CATALOG, PEOPLE
 from webmdp.sites.chat.mdp import (
@@ -73,11 +74,6 @@ def _message_actions(s: ChatState, world: World, mid: str) -> list[Action]:
     return out
 
 
-def _view(world: World, mid: str, fields: tuple[str, ...]) -> EntityView:
-    e = world.entities[mid]
-    return EntityView(mid, {f: e[f] for f in fields})
-
-
 def observe(s: ChatState, world: World) -> Observation:
     surf = s.surface
     ctx: dict[str, Any] = {
@@ -95,9 +91,9 @@ def observe(s: ChatState, world: World) -> Observation:
         ids = CATALOG.visible(world, s)
         ctx.update(CATALOG.context(s, world))
     opened = s.focus if surf == "ThreadView" else None
-    views = [_view(world, m, CARD_FIELDS + (DETAIL_FIELDS if m == opened else ())) for m in ids]
+    views = [view(world, m, CARD_FIELDS + (DETAIL_FIELDS if m == opened else ())) for m in ids]
     if surf == "ThreadView" and s.focus not in ids:
-        views.append(_view(world, s.focus or "", CARD_FIELDS + DETAIL_FIELDS))
+        views.append(view(world, s.focus or "", CARD_FIELDS + DETAIL_FIELDS))
     shown = [v.id for v in views]
     ctx.update(
         focus=s.focus, member=s.member, origin=s.origin,

@@ -6,6 +6,7 @@ from typing import Any
 
 from webmdp.core.model import EntityView, Observation, World
 from webmdp.core.spec import Action, SurfaceKind
+from webmdp.sites._common.templates import view
 from webmdp.sites.jobs import vocab as V
 from webmdp.sites.jobs.catalog import CATALOG
 from webmdp.sites.jobs.mdp import TABS, feed, people, threads
@@ -63,11 +64,6 @@ def available(s: JobsState, world: World) -> tuple[Action, ...]:
     return tuple(out)
 
 
-def _view(world: World, eid: str, fields: tuple[str, ...]) -> EntityView:
-    e = world.entities[eid]
-    return EntityView(eid, {f: e[f] for f in fields})
-
-
 def observe(s: JobsState, world: World) -> Observation:
     surf = s.surface
     ents = world.entities
@@ -75,31 +71,31 @@ def observe(s: JobsState, world: World) -> Observation:
                            "unread": len(threads(s, world)) - len(set(p for p, _ in s.messages))}
     views: list[EntityView] = []
     if surf == "JobList":
-        views = [_view(world, j, JOB_CARD) for j in CATALOG.visible(world, s)]
+        views = [view(world, j, JOB_CARD) for j in CATALOG.visible(world, s)]
         ctx.update(CATALOG.context(s, world))
         ctx["saved"] = [j for j in s.saved]
     elif surf == "JobDetail":
         jid = s.focus or ""
-        views = [_view(world, jid, JOB_CARD + JOB_DETAIL)]
+        views = [view(world, jid, JOB_CARD + JOB_DETAIL)]
         applied = [ap for ap in s.applications if ap[0] == jid]
         ctx.update(saved=jid in s.saved, applied=bool(applied), applicants=ents[jid]["applicants"],
                    resumes=list(V.RESUMES), query=s.query)
     elif surf == "ConnectionList":
-        views = [_view(world, p, PROFILE_CARD) for p in people(world, s.people_query)]
+        views = [view(world, p, PROFILE_CARD) for p in people(world, s.people_query)]
         ctx["people_query"] = s.people_query
         ctx["invited"] = [i[0] for i in s.invitations]
     elif surf == "ProfileView":
         pid = s.focus or ""
-        views = [_view(world, pid, PROFILE_CARD + PROFILE_DETAIL)]
+        views = [view(world, pid, PROFILE_CARD + PROFILE_DETAIL)]
         ctx.update(invited=any(i[0] == pid for i in s.invitations), origin=s.origin,
                    posted=bool(ents[pid]["post"]))
     elif surf == "Messaging":
-        views = [_view(world, p, PROFILE_CARD) for p in threads(s, world)]
+        views = [view(world, p, PROFILE_CARD) for p in threads(s, world)]
         ctx.update(conversation=s.conversation,
                    sent=[t for p, t in s.messages if p == s.conversation],
                    written=sorted({p for p, _ in s.messages}))
     elif surf == "Feed":
-        views = [_view(world, p, POST_FIELDS) for p in feed(world)]
+        views = [view(world, p, POST_FIELDS) for p in feed(world)]
         ctx["liked"] = list(s.liked)
     return Observation(surf, SURFACE_KINDS[surf], tuple(views), available(s, world), ctx)
 

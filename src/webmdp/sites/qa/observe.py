@@ -6,6 +6,7 @@ from typing import Any
 
 from webmdp.core.model import EntityView, Observation, World
 from webmdp.core.spec import Action, SurfaceKind
+from webmdp.sites._common.templates import view
 from webmdp.sites.qa import vocab as V
 from webmdp.sites.qa.catalog import CATALOG
 from webmdp.sites.qa.mdp import (
@@ -60,21 +61,16 @@ def available(s: QAState, world: World) -> tuple[Action, ...]:
     return tuple(out)
 
 
-def _view(world: World, eid: str, fields: tuple[str, ...]) -> EntityView:
-    e = world.entities[eid]
-    return EntityView(eid, {f: e[f] for f in fields})
-
-
 def _cards(world: World, qids: tuple[str, ...]) -> list[EntityView]:
     """Question summaries, each followed by its asker's name and reputation once."""
     out: list[EntityView] = []
     seen: set[str] = set()
     for q in qids:
-        out.append(_view(world, q, QUESTION_CARD))
+        out.append(view(world, q, QUESTION_CARD))
         uid = world.entities[q]["author_id"]
         if uid not in seen:
             seen.add(uid)
-            out.append(_view(world, uid, USER_BRIEF))
+            out.append(view(world, uid, USER_BRIEF))
     return out
 
 
@@ -103,16 +99,16 @@ def observe(s: QAState, world: World) -> Observation:
                    related=list(V.RELATED[tag]))
     elif surf == USER:
         uid = s.focus or ""
-        views = [_view(world, uid, USER_PROFILE),
-                 *(_view(world, q, QUESTION_CARD) for q in listed(world, s))]
+        views = [view(world, uid, USER_PROFILE),
+                 *(view(world, q, QUESTION_CARD) for q in listed(world, s))]
         ctx.update(user=uid, is_me=uid == ctx["me"])
     elif surf == DETAIL:
         qid = s.focus or ""
         order = answer_order(world, qid, s.answer_sort)
-        views = [_view(world, qid, QUESTION_CARD + QUESTION_DETAIL),
-                 *(_view(world, a, ANSWER_FIELDS) for a in order)]
+        views = [view(world, qid, QUESTION_CARD + QUESTION_DETAIL),
+                 *(view(world, a, ANSWER_FIELDS) for a in order)]
         users = [world.entities[p]["author_id"] for p in (qid, *order)]
-        views += [_view(world, u, USER_BRIEF) for u in dict.fromkeys(users)]
+        views += [view(world, u, USER_BRIEF) for u in dict.fromkeys(users)]
         ctx.update(question=qid, answers=list(order), answer_sort=s.answer_sort,
                    orders=list(V.ANSWER_ORDERS), accepted=accepted_answer(s, world, qid),
                    can_accept=can_accept(world, qid), bookmarked=qid in s.bookmarks,

@@ -2,19 +2,8 @@
 
 from __future__ import annotations
 
-from webmdp.sites.calendar.templates.changes import (
-    FollowUpSameGuests,
-    PrepBeforeEvent,
-    RescheduleByGuest,
-)
-from webmdp.sites.calendar.templates.replies import (
-    AcceptWithoutConflict,
-    DeclineNextWeek,
-    ReplyByOrganizer,
-)
+from webmdp.sites._common.templates import collect
+from webmdp.sites.calendar.templates import changes, replies
 from webmdp.tasks.template import TaskTemplate
 
-TEMPLATES: dict[str, TaskTemplate] = {t.name: t for t in (
-    ReplyByOrganizer(), AcceptWithoutConflict(), DeclineNextWeek(), RescheduleByGuest(),
-    FollowUpSameGuests(), PrepBeforeEvent(),
-)}
+TEMPLATES: dict[str, TaskTemplate] = collect(replies, changes)

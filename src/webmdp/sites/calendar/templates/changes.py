@@ -8,51 +8,29 @@ import random
 from typing import Any
 
 from webmdp.core.model import Entity, World
-from webmdp.core.site import Site
 from webmdp.core.spec import Action
+from webmdp.sites._common.templates import untouched
 from webmdp.sites.calendar import clock
 from webmdp.sites.calendar import vocab as V
 from webmdp.sites.calendar.templates.common import (
+    EventTemplate,
+    Pins,
     free,
     group,
     new_slot,
     people,
-    pick_title,
     save,
-    search_and_open,
-    spec,
-    titled,
     when,
 )
-from webmdp.sites.calendar.world import draw_today
 from webmdp.tasks.model import Condition
-from webmdp.tasks.template import Draft, TaskTemplate
+from webmdp.tasks.template import Draft
 from webmdp.tasks.verifier import commit_conditions
 
-Pins = tuple[tuple[Entity, ...], dict[str, Any]]
 
-
-class SaveTemplate(TaskTemplate):
+class SaveTemplate(EventTemplate):
     """Same-titled events told apart by a detail field; the editor's Save commits."""
 
     commit_action = "SaveEvent"
-    card: tuple[str, ...] = ("title",)
-    detail: tuple[str, ...] = ()
-
-    def pins(self, rng: random.Random, today: str, title: str, cal: str, k: int) -> Pins:
-        raise NotImplementedError
-
-    def sentence(self, p: dict[str, Any]) -> str:
-        raise NotImplementedError
-
-    def draft(self, site: Site, rng: random.Random, hard_negatives: int) -> Draft:
-        today = draw_today(rng)
-        cal, title = pick_title(rng)
-        pinned, params = self.pins(rng, today, title, cal, hard_negatives)
-        params = {"title": title, "calendar": cal, "today": today, **params}
-        return Draft(instruction=self.sentence(params), params=params,
-                     spec=spec(pinned, ({"title": title},)),
-                     card_fields=self.card, detail_fields=self.detail)
 
     def expected(self, d: Draft, world: World) -> dict[str, Any]:
         """The saved event's fields: title, date, start, end, guests (sorted)."""
@@ -67,9 +45,6 @@ class SaveTemplate(TaskTemplate):
 
     def form_guests(self, d: Draft, world: World) -> list[str]:
         return list(self.expected(d, world)["attendees"])
-
-    def oracle(self, d: Draft, world: World, site: Site) -> list[Action]:
-        return [*search_and_open(site, world, d), *self.commit(d, world)]
 
     def verifier(self, d: Draft, world: World) -> list[Condition]:
         return commit_conditions("created", {**self.expected(d, world), "conflict": False},
@@ -102,9 +77,8 @@ class RescheduleByGuest(SaveTemplate):
         return (f"Move the '{p['title']}' meeting that {p['guest']} is invited to, so that it "
                 f"takes place on {span}.")
 
-    def matches(self, d: Draft, world: World) -> list[str]:
-        return [e["id"] for e in titled(world, d.params["title"])
-                if d.params["guest"] in e["attendees"]]
+    def accept(self, e: Entity, p: dict[str, Any]) -> bool:
+        return p["guest"] in e["attendees"]
 
     def expected(self, d: Draft, world: World) -> dict[str, Any]:
         p = d.params
@@ -120,9 +94,7 @@ class RescheduleByGuest(SaveTemplate):
     def verifier(self, d: Draft, world: World) -> list[Condition]:
         moved = commit_conditions(f"event.{d.target}", {**self.expected(d, world),
                                                         "conflict": False}, "moved event's")
-        return [*moved, *(Condition(fact="edited", op="not_contains", value=h,
-                                    description=f"hard negative {h} is not edited")
-                          for h in d.hard_negatives)]
+        return [*moved, *untouched(d, "edited", "edited")]
 
 
 class FollowUpSameGuests(SaveTemplate):
@@ -149,9 +121,8 @@ class FollowUpSameGuests(SaveTemplate):
                 f"the '{p['title']}' organised by {p['organizer']}: its organiser and all of "
                 f"its guests.")
 
-    def matches(self, d: Draft, world: World) -> list[str]:
-        return [e["id"] for e in titled(world, d.params["title"])
-                if e["organizer"] == d.params["organizer"]]
+    def accept(self, e: Entity, p: dict[str, Any]) -> bool:
+        return bool(e["organizer"] == p["organizer"])
 
     def expected(self, d: Draft, world: World) -> dict[str, Any]:
         p, t = d.params, world.entities[d.target]
@@ -196,9 +167,8 @@ class PrepBeforeEvent(SaveTemplate):
                 f"your '{p['title']}' about {p['topic']}; if that half hour is already taken "
                 f"by another event, put it right after the meeting ends instead.")
 
-    def matches(self, d: Draft, world: World) -> list[str]:
-        return [e["id"] for e in titled(world, d.params["title"])
-                if e["topic"] == d.params["topic"]]
+    def accept(self, e: Entity, p: dict[str, Any]) -> bool:
+        return bool(e["topic"] == p["topic"])
 
     def expected(self, d: Draft, world: World) -> dict[str, Any]:
         p = d.params

@@ -10,14 +10,15 @@ from typing import Any
 from webmdp.core.model import Entity, World, WorldSpec
 from webmdp.core.site import Site
 from webmdp.core.spec import Action
+from webmdp.sites._common.templates import PinnedTemplate
 from webmdp.sites._common.worldgen import pin_group
 from webmdp.sites.calendar import clock
 from webmdp.sites.calendar import vocab as V
-from webmdp.sites.calendar.world import N_EVENTS, WINDOW
-from webmdp.tasks.oracle import reach_and_explore
+from webmdp.sites.calendar.world import N_EVENTS, WINDOW, draw_today
 from webmdp.tasks.template import Draft
 
-OPEN, CLOSE = Action("OpenEvent"), Action("CloseEvent")
+Pins = tuple[tuple[Entity, ...], dict[str, Any]]
+"""The pinned events (and reserved free slots), and the instruction's parameters."""
 
 
 def spec(pinned: tuple[Entity, ...], avoid: tuple[Entity, ...] = ()) -> WorldSpec:
@@ -72,21 +73,6 @@ def when(d: str, start: int, end: int) -> str:
             f"{clock.clock(clock.hhmm(end))}")
 
 
-def titled(world: World, title: str) -> list[Entity]:
-    return [e for e in world.entities.values() if e["title"] == title]
-
-
-def explore(site: Site, world: World, d: Draft, prefix: list[Action]) -> list[Action]:
-    return reach_and_explore(site, world, d, prefix, open_action=OPEN, back=CLOSE,
-                             entity_param="event_id")
-
-
-def search_and_open(site: Site, world: World, d: Draft) -> list[Action]:
-    """Search the instruction's title, open the hard negatives listed above the target, then
-    the target."""
-    return explore(site, world, d, [Action("SearchEvents", {"query": d.params["title"]})])
-
-
 def save(title: str, d: str, start: int, end: int, guests: list[str]) -> Action:
     """The editor's Save with every field the form submits (a blank guests box sends none)."""
     params: dict[str, Any] = {"title": title, "date": d, "start": clock.hhmm(start),
@@ -94,6 +80,36 @@ def save(title: str, d: str, start: int, end: int, guests: list[str]) -> Action:
     if guests:
         params["attendees"] = ", ".join(guests)
     return Action("SaveEvent", params)
+
+
+class EventTemplate(PinnedTemplate):
+    """Same-titled events (and calendar) told apart by a detail field: search the title, open
+    the hard negatives listed above the target, then the target."""
+
+    card: tuple[str, ...] = ("title",)
+    opener = ("OpenEvent", "CloseEvent", "event_id")
+
+    def pins(self, rng: random.Random, today: str, title: str, cal: str, k: int) -> Pins:
+        raise NotImplementedError
+
+    def titles(self, rng: random.Random) -> tuple[str, str]:
+        return pick_title(rng)
+
+    def draft(self, site: Site, rng: random.Random, hard_negatives: int) -> Draft:
+        today = draw_today(rng)
+        cal, title = self.titles(rng)
+        pinned, params = self.pins(rng, today, title, cal, hard_negatives)
+        params = {"title": title, "calendar": cal, "today": today, **params}
+        return self.compose(params, spec(pinned, ({"title": title},)))
+
+    def accept(self, e: Entity, p: dict[str, Any]) -> bool:
+        raise NotImplementedError
+
+    def fits(self, e: Entity, p: dict[str, Any]) -> bool:
+        return e["title"] == p["title"] and self.accept(e, p)
+
+    def prefix(self, p: dict[str, Any], world: World) -> list[Action]:
+        return [Action("SearchEvents", {"query": p["title"]})]
 
 
 def people(rng: random.Random, k: int, exclude: tuple[str, ...] = ()) -> list[str]:

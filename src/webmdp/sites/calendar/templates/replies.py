@@ -7,58 +7,29 @@ import random
 from typing import Any
 
 from webmdp.core.model import Entity, World
-from webmdp.core.site import Site
 from webmdp.core.spec import Action
 from webmdp.sites.calendar import clock
 from webmdp.sites.calendar import vocab as V
 from webmdp.sites.calendar.templates.common import (
-    explore,
+    EventTemplate,
+    Pins,
     group,
     people,
     pick_title,
-    search_and_open,
-    spec,
-    titled,
     workday,
 )
-from webmdp.sites.calendar.world import draw_today
 from webmdp.tasks.model import Condition
-from webmdp.tasks.template import Draft, TaskTemplate
+from webmdp.tasks.template import Draft
 from webmdp.tasks.verifier import membership
 
 
-class ReplyTemplate(TaskTemplate):
+class ReplyTemplate(EventTemplate):
     """Target and hard negatives share the title (and calendar); the reply is the commit."""
 
     commit_action = "RespondToEvent"
-    card: tuple[str, ...] = ("title",)
-    detail: tuple[str, ...] = ()
 
-    def pins(self, rng: random.Random, today: str, title: str, cal: str,
-             k: int) -> tuple[tuple[Entity, ...], dict[str, Any]]:
-        raise NotImplementedError
-
-    def sentence(self, p: dict[str, Any]) -> str:
-        raise NotImplementedError
-
-    def titles(self, rng: random.Random) -> tuple[str, str]:
-        return pick_title(rng)
-
-    def draft(self, site: Site, rng: random.Random, hard_negatives: int) -> Draft:
-        today = draw_today(rng)
-        cal, title = self.titles(rng)
-        pinned, params = self.pins(rng, today, title, cal, hard_negatives)
-        params = {"title": title, "calendar": cal, "today": today, **params}
-        return Draft(instruction=self.sentence(params), params=params,
-                     spec=spec(pinned, ({"title": title},)),
-                     card_fields=self.card, detail_fields=self.detail)
-
-    def reach(self, d: Draft, world: World, site: Site) -> list[Action]:
-        return search_and_open(site, world, d)
-
-    def oracle(self, d: Draft, world: World, site: Site) -> list[Action]:
-        return [*self.reach(d, world, site),
-                Action("RespondToEvent", {"response": d.params["response"]})]
+    def commit(self, d: Draft, world: World) -> list[Action]:
+        return [Action("RespondToEvent", {"response": d.params["response"]})]
 
     def verifier(self, d: Draft, world: World) -> list[Condition]:
         r = d.params["response"]
@@ -72,8 +43,7 @@ class ReplyByOrganizer(ReplyTemplate):
     description = "Search same-titled invitations, check organisers, reply to one"
     detail = ("organizer",)
 
-    def pins(self, rng: random.Random, today: str, title: str, cal: str,
-             k: int) -> tuple[tuple[Entity, ...], dict[str, Any]]:
+    def pins(self, rng: random.Random, today: str, title: str, cal: str, k: int) -> Pins:
         orgs = people(rng, k + 1)
         pinned = group(rng, today, {"title": title, "calendar": cal, "rsvp": "pending"},
                        {"organizer": orgs[0]}, [{"organizer": o} for o in orgs[1:]])
@@ -83,9 +53,8 @@ class ReplyByOrganizer(ReplyTemplate):
         return (f"Several invitations on your calendar are titled '{p['title']}'. Reply "
                 f"'{V.RSVP_LABELS[p['response']]}' to the one organised by {p['organizer']}.")
 
-    def matches(self, d: Draft, world: World) -> list[str]:
-        return [e["id"] for e in titled(world, d.params["title"])
-                if e["organizer"] == d.params["organizer"]]
+    def accept(self, e: Entity, p: dict[str, Any]) -> bool:
+        return bool(e["organizer"] == p["organizer"])
 
 
 class AcceptWithoutConflict(ReplyTemplate):
@@ -96,8 +65,7 @@ class AcceptWithoutConflict(ReplyTemplate):
     description = "Among same-titled invitations, accept the one that clashes with nothing"
     detail = ("conflicts",)
 
-    def pins(self, rng: random.Random, today: str, title: str, cal: str,
-             k: int) -> tuple[tuple[Entity, ...], dict[str, Any]]:
+    def pins(self, rng: random.Random, today: str, title: str, cal: str, k: int) -> Pins:
         pinned = group(rng, today, {"title": title, "calendar": cal, "rsvp": "pending"},
                        {}, [{} for _ in range(k)])
         blockers = []
@@ -114,8 +82,8 @@ class AcceptWithoutConflict(ReplyTemplate):
                 f"the '{p['title']}' that does not clash with any other event on your "
                 f"calendar.")
 
-    def matches(self, d: Draft, world: World) -> list[str]:
-        return [e["id"] for e in titled(world, d.params["title"]) if not e["conflicts"]]
+    def accept(self, e: Entity, p: dict[str, Any]) -> bool:
+        return not e["conflicts"]
 
 
 class DeclineNextWeek(ReplyTemplate):
@@ -131,8 +99,7 @@ class DeclineNextWeek(ReplyTemplate):
     def titles(self, rng: random.Random) -> tuple[str, str]:
         return pick_title(rng, V.CALENDARS)
 
-    def pins(self, rng: random.Random, today: str, title: str, cal: str,
-             k: int) -> tuple[tuple[Entity, ...], dict[str, Any]]:
+    def pins(self, rng: random.Random, today: str, title: str, cal: str, k: int) -> Pins:
         week = clock.week_days(clock.shift(today, 7))
         topics = rng.sample(V.TOPICS, k + 1)
         pinned = group(rng, today, {"title": title, "calendar": cal, "rsvp": "yes"},
@@ -151,13 +118,10 @@ class DeclineNextWeek(ReplyTemplate):
                 f"(reply 'No' to) the {p['calendar']} calendar's '{p['title']}' whose "
                 f"description is about {p['topic']}.")
 
-    def reach(self, d: Draft, world: World, site: Site) -> list[Action]:
-        prefix = [Action("NextPeriod"), *(Action("ToggleCalendar", {"calendar": c})
-                                          for c in V.CALENDARS if c != d.params["calendar"])]
-        return explore(site, world, d, prefix)
+    def prefix(self, p: dict[str, Any], world: World) -> list[Action]:
+        return [Action("NextPeriod"), *(Action("ToggleCalendar", {"calendar": c})
+                                        for c in V.CALENDARS if c != p["calendar"])]
 
-    def matches(self, d: Draft, world: World) -> list[str]:
-        p = d.params
+    def accept(self, e: Entity, p: dict[str, Any]) -> bool:
         week = clock.week_days(clock.shift(p["today"], 7))
-        return [e["id"] for e in titled(world, p["title"]) if e["calendar"] == p["calendar"]
-                and e["topic"] == p["topic"] and e["date"] in week]
+        return e["calendar"] == p["calendar"] and e["topic"] == p["topic"] and e["date"] in week

@@ -2,26 +2,8 @@
 
 from __future__ import annotations
 
-from webmdp.sites.chat.templates.search import (
-    DmAuthorRepliedBy,
-    PostWhereFileShared,
-    SearchNewestReact,
-    SearchPinMentioning,
-)
-from webmdp.sites.chat.templates.threads import (
-    DeleteOwnReactedBy,
-    EditOwnMentioning,
-    LatestReply,
-    MostReplies,
-    PinReactedBy,
-    ReactToFileThread,
-    RemindRepliedBy,
-    ReplyMentioning,
-)
+from webmdp.sites._common.templates import collect
+from webmdp.sites.chat.templates import search, threads
 from webmdp.tasks.template import TaskTemplate
 
-TEMPLATES: dict[str, TaskTemplate] = {t.name: t for t in (
-    ReplyMentioning(), ReactToFileThread(), PinReactedBy(), RemindRepliedBy(), MostReplies(),
-    LatestReply(), EditOwnMentioning(), DeleteOwnReactedBy(), DmAuthorRepliedBy(),
-    SearchPinMentioning(), SearchNewestReact(), PostWhereFileShared(),
-)}
+TEMPLATES: dict[str, TaskTemplate] = collect(threads, search)

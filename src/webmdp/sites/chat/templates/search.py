@@ -8,22 +8,15 @@ import random
 from typing import Any
 
 from webmdp.core.model import Entity, World
-from webmdp.core.site import Site
 from webmdp.core.spec import Action
+from webmdp.sites._common.catalog import best
 from webmdp.sites.chat import vocab as V
-from webmdp.sites.chat.templates.common import (
-    GroupTemplate,
-    Pins,
-    reacted,
-    ref,
-    search_reach,
-    speaker,
-)
+from webmdp.sites.chat.templates.common import GroupTemplate, Pin, Pins, Reacts, speaker
 from webmdp.sites.chat.templates.threads import _file_pins, _keyword_pins, _mentions
 from webmdp.sites.chat.world import WEEK, clock
 from webmdp.tasks.model import Condition
 from webmdp.tasks.template import Draft
-from webmdp.tasks.verifier import commit_conditions, membership
+from webmdp.tasks.verifier import commit_conditions
 
 
 def _spread(rng: random.Random, pins: Pins) -> Pins:
@@ -59,8 +52,8 @@ class DmAuthorRepliedBy(GroupTemplate):
         return (f"Several people posted '{p['title']}' in #{p['channel']}. Send a direct "
                 f"message '{p['message']}' to the author of the one {p['member']} replied to.")
 
-    def accept(self, d: Draft, e: Entity) -> bool:
-        return d.params["member"] in e["repliers"]
+    def accept(self, e: Entity, p: dict[str, Any]) -> bool:
+        return p["member"] in e["repliers"]
 
     def commit(self, d: Draft, world: World) -> list[Action]:
         author = world.entities[d.target]["author"]
@@ -77,23 +70,24 @@ class DmAuthorRepliedBy(GroupTemplate):
 
 
 class SearchGroup(GroupTemplate):
-    """One author's look-alike messages across channels, reached through the search box."""
+    """One author's look-alike messages across channels, reached through the search box:
+    search the message text, inspect look-alike results above the target, open it."""
 
     card = ("author", "text")
+    opener = ("OpenResult", "CloseThread", "message_id")
 
     def base(self, rng: random.Random) -> Entity:
         return {"author": speaker(rng), "text": rng.choice(V.RECURRING)}
 
-    def reach(self, d: Draft, world: World, site: Site) -> list[Action]:
-        return search_reach(site, world, d)
+    def prefix(self, p: dict[str, Any], world: World) -> list[Action]:
+        return [Action("Search", {"query": p["title"]})]
 
 
-class SearchPinMentioning(SearchGroup):
+class SearchPinMentioning(Pin, SearchGroup):
     """Search, then inspect results' threads: the keyword is in a reply (detail only)."""
 
     name = "search_pin_mentioning"
     description = "Search a message text, pin the result whose thread mentions a keyword"
-    commit_action = "PinMessage"
     detail = ("replies",)
 
     def pins(self, rng: random.Random, k: int, base: Entity) -> Pins:
@@ -103,24 +97,17 @@ class SearchPinMentioning(SearchGroup):
         return (f"Search for '{p['title']}' and pin the message from {p['author']} whose thread "
                 f"mentions {p['keyword']}.")
 
-    def accept(self, d: Draft, e: Entity) -> bool:
-        return _mentions(e, d.params["keyword"])
-
-    def commit(self, d: Draft, world: World) -> list[Action]:
-        return [Action("PinMessage", ref(d))]
-
-    def verifier(self, d: Draft, world: World) -> list[Condition]:
-        return membership(d, "pinned", "pinned")
+    def accept(self, e: Entity, p: dict[str, Any]) -> bool:
+        return _mentions(e, p["keyword"])
 
 
-class SearchNewestReact(SearchGroup):
+class SearchNewestReact(Reacts, SearchGroup):
     """Superlative over a card field (time posted) restricted by a detail field (who
     reacted): sorting by Newest puts the hard negatives (newer, without the member's
     reaction) first; a decoy has the reaction but is older than the target."""
 
     name = "search_newest_react"
     description = "Search, sort by newest, react to the newest one a member reacted to"
-    commit_action = "AddReaction"
     detail = ("reactors",)
 
     def pins(self, rng: random.Random, k: int, base: Entity) -> Pins:
@@ -142,20 +129,14 @@ class SearchNewestReact(SearchGroup):
         return (f"Search for '{p['title']}' and react with :{p['emoji']}: to the most recent "
                 f"one posted by {p['author']} that {p['member']} reacted to.")
 
+    def accept(self, e: Entity, p: dict[str, Any]) -> bool:
+        return any(p["member"] in names for _, names in e["reactors"])
+
     def matches(self, d: Draft, world: World) -> list[str]:
-        cands = [e for e in self.candidates(d, world)
-                 if any(d.params["member"] in names for _, names in e["reactors"])]
-        top = max((e["posted"] for e in cands), default=None)
-        return [e["id"] for e in cands if e["posted"] == top]
+        return best(self.candidates(d, world), "posted", highest=True)
 
-    def reach(self, d: Draft, world: World, site: Site) -> list[Action]:
-        return search_reach(site, world, d, before=(Action("SortBy", {"order": "newest"}),))
-
-    def commit(self, d: Draft, world: World) -> list[Action]:
-        return [Action("AddReaction", ref(d, emoji=d.params["emoji"]))]
-
-    def verifier(self, d: Draft, world: World) -> list[Condition]:
-        return reacted(d)
+    def prefix(self, p: dict[str, Any], world: World) -> list[Action]:
+        return [*super().prefix(p, world), Action("SortBy", {"order": "newest"})]
 
 
 class PostWhereFileShared(SearchGroup):
@@ -174,8 +155,8 @@ class PostWhereFileShared(SearchGroup):
         return (f"{p['author']} posted '{p['title']}' in several channels. Find the one whose "
                 f"thread has {p['file']} attached and post '{p['message']}' in that channel.")
 
-    def accept(self, d: Draft, e: Entity) -> bool:
-        return d.params["file"] in e["thread_files"]
+    def accept(self, e: Entity, p: dict[str, Any]) -> bool:
+        return p["file"] in e["thread_files"]
 
     def commit(self, d: Draft, world: World) -> list[Action]:
         channel = world.entities[d.target]["channel"]

@@ -8,13 +8,15 @@ from typing import Any
 
 from webmdp.core.model import Entity, World
 from webmdp.core.spec import Action
+from webmdp.sites._common.catalog import best
 from webmdp.sites.chat import vocab as V
 from webmdp.sites.chat.templates.common import (
     GroupTemplate,
+    Pin,
     Pins,
-    reacted,
+    Reacts,
+    Replies,
     ref,
-    replied,
     speaker,
 )
 from webmdp.sites.chat.world import WEEK, WORKDAY, clock
@@ -47,12 +49,11 @@ def _reactor_pins(rng: random.Random, k: int, base: Entity) -> Pins:
     return {"reactor": who}, negs, {"member": who}
 
 
-class ReplyMentioning(GroupTemplate):
+class ReplyMentioning(Replies, GroupTemplate):
     """Detail-only target: the keyword is in a reply, visible only in the thread pane."""
 
     name = "reply_thread_mentions"
     description = "Open look-alike threads, reply in the one whose replies mention a keyword"
-    commit_action = "ReplyInThread"
     detail = ("replies",)
 
     def pins(self, rng: random.Random, k: int, base: Entity) -> Pins:
@@ -63,22 +64,15 @@ class ReplyMentioning(GroupTemplate):
         return (f"In #{p['channel']}, {p['author']} posted several '{p['title']}' messages. "
                 f"Reply '{p['reply']}' in the thread that mentions {p['keyword']}.")
 
-    def accept(self, d: Draft, e: Entity) -> bool:
-        return _mentions(e, d.params["keyword"])
-
-    def commit(self, d: Draft, world: World) -> list[Action]:
-        return [Action("ReplyInThread", {"text": d.params["reply"]})]
-
-    def verifier(self, d: Draft, world: World) -> list[Condition]:
-        return replied(d)
+    def accept(self, e: Entity, p: dict[str, Any]) -> bool:
+        return _mentions(e, p["keyword"])
 
 
-class ReactToFileThread(GroupTemplate):
+class ReactToFileThread(Reacts, GroupTemplate):
     """Detail-only target: the file shared in the thread."""
 
     name = "react_thread_with_file"
     description = "Open look-alike threads, react to the one where a file was shared"
-    commit_action = "AddReaction"
     detail = ("thread_files",)
 
     def pins(self, rng: random.Random, k: int, base: Entity) -> Pins:
@@ -89,22 +83,15 @@ class ReactToFileThread(GroupTemplate):
         return (f"{p['author']} posted '{p['title']}' in #{p['channel']} more than once. "
                 f"React with :{p['emoji']}: to the one whose thread has {p['file']} attached.")
 
-    def accept(self, d: Draft, e: Entity) -> bool:
-        return d.params["file"] in e["thread_files"]
-
-    def commit(self, d: Draft, world: World) -> list[Action]:
-        return [Action("AddReaction", ref(d, emoji=d.params["emoji"]))]
-
-    def verifier(self, d: Draft, world: World) -> list[Condition]:
-        return reacted(d)
+    def accept(self, e: Entity, p: dict[str, Any]) -> bool:
+        return p["file"] in e["thread_files"]
 
 
-class PinReactedBy(GroupTemplate):
+class PinReactedBy(Pin, GroupTemplate):
     """Detail-only target: who reacted (the card shows only emoji counts)."""
 
     name = "pin_reacted_by"
     description = "Open look-alike threads, pin the one a given member reacted to"
-    commit_action = "PinMessage"
     detail = ("reactors",)
 
     def pins(self, rng: random.Random, k: int, base: Entity) -> Pins:
@@ -114,14 +101,8 @@ class PinReactedBy(GroupTemplate):
         return (f"Pin {p['author']}'s '{p['title']}' message in #{p['channel']} that "
                 f"{p['member']} reacted to.")
 
-    def accept(self, d: Draft, e: Entity) -> bool:
-        return any(d.params["member"] in names for _, names in e["reactors"])
-
-    def commit(self, d: Draft, world: World) -> list[Action]:
-        return [Action("PinMessage", ref(d))]
-
-    def verifier(self, d: Draft, world: World) -> list[Condition]:
-        return membership(d, "pinned", "pinned")
+    def accept(self, e: Entity, p: dict[str, Any]) -> bool:
+        return any(p["member"] in names for _, names in e["reactors"])
 
 
 class RemindRepliedBy(GroupTemplate):
@@ -144,8 +125,8 @@ class RemindRepliedBy(GroupTemplate):
         return (f"Set a reminder '{p['when']}' for {p['author']}'s '{p['title']}' message in "
                 f"#{p['channel']} that {p['member']} replied to.")
 
-    def accept(self, d: Draft, e: Entity) -> bool:
-        return d.params["member"] in e["repliers"]
+    def accept(self, e: Entity, p: dict[str, Any]) -> bool:
+        return p["member"] in e["repliers"]
 
     def commit(self, d: Draft, world: World) -> list[Action]:
         return [Action("RemindMe", ref(d, when=d.params["when"]))]
@@ -156,14 +137,13 @@ class RemindRepliedBy(GroupTemplate):
                                    "reminder")]
 
 
-class MostReplies(GroupTemplate):
+class MostReplies(Reacts, GroupTemplate):
     """Superlative over a card field (reply count) restricted by a detail field (who
     replied): the hard negatives have more replies but not the member's; a decoy has the
     member's reply but fewer replies."""
 
     name = "react_most_replies"
     description = "Among threads a member replied to, react to the one with the most replies"
-    commit_action = "AddReaction"
     detail = ("repliers",)
 
     def pins(self, rng: random.Random, k: int, base: Entity) -> Pins:
@@ -182,24 +162,18 @@ class MostReplies(GroupTemplate):
                 f"{p['member']} replied to, react with :{p['emoji']}: to the one with the most "
                 "replies.")
 
+    def accept(self, e: Entity, p: dict[str, Any]) -> bool:
+        return p["member"] in e["repliers"]
+
     def matches(self, d: Draft, world: World) -> list[str]:
-        cands = [e for e in self.candidates(d, world) if d.params["member"] in e["repliers"]]
-        top = max((e["reply_count"] for e in cands), default=None)
-        return [e["id"] for e in cands if e["reply_count"] == top]
-
-    def commit(self, d: Draft, world: World) -> list[Action]:
-        return [Action("AddReaction", ref(d, emoji=d.params["emoji"]))]
-
-    def verifier(self, d: Draft, world: World) -> list[Condition]:
-        return reacted(d)
+        return best(self.candidates(d, world), "reply_count", highest=True)
 
 
-class LatestReply(GroupTemplate):
+class LatestReply(Replies, GroupTemplate):
     """Comparison over a detail field: the last reply's time is only in the thread pane."""
 
     name = "reply_latest_thread"
     description = "Compare look-alike threads' last replies, reply in the most recent one"
-    commit_action = "ReplyInThread"
     detail = ("last_reply",)
     compare = True
 
@@ -217,15 +191,7 @@ class LatestReply(GroupTemplate):
                 f"Reply '{p['reply']}' in the one with the most recent reply.")
 
     def matches(self, d: Draft, world: World) -> list[str]:
-        cands = self.candidates(d, world)
-        top = max((e["last_reply"] for e in cands), default=None)
-        return [e["id"] for e in cands if e["last_reply"] == top]
-
-    def commit(self, d: Draft, world: World) -> list[Action]:
-        return [Action("ReplyInThread", {"text": d.params["reply"]})]
-
-    def verifier(self, d: Draft, world: World) -> list[Condition]:
-        return replied(d)
+        return best(self.candidates(d, world), "last_reply", highest=True)
 
 
 class EditOwnMentioning(ReplyMentioning):

@@ -3,27 +3,8 @@ member profiles."""
 
 from __future__ import annotations
 
-from webmdp.sites.jobs.templates.jobs import (
-    CompanyJobType,
-    ExperienceCompanySize,
-    HighestPaidWithBenefit,
-    NewestOnTeam,
-    RemoteWithSkill,
-    SaveAndApply,
-)
-from webmdp.sites.jobs.templates.people import (
-    AlumWithNote,
-    LikePostByAlum,
-    MessageBySkill,
-    MessagePoster,
-    MostExperienced,
-    Namesake,
-)
+from webmdp.sites._common.templates import collect
+from webmdp.sites.jobs.templates import jobs, people
 from webmdp.tasks.template import TaskTemplate
 
-TEMPLATES: dict[str, TaskTemplate] = {t.name: t for t in (
-    RemoteWithSkill(), HighestPaidWithBenefit(), NewestOnTeam(), CompanyJobType(),
-    ExperienceCompanySize(), SaveAndApply(),
-    AlumWithNote(), MessageBySkill(), MostExperienced(), Namesake(), LikePostByAlum(),
-    MessagePoster(),
-)}
+TEMPLATES: dict[str, TaskTemplate] = collect(jobs, people)

@@ -10,16 +10,13 @@ from typing import Any, ClassVar
 from webmdp.core.model import Entity, World, WorldSpec
 from webmdp.core.site import Site
 from webmdp.core.spec import Action
+from webmdp.sites._common.templates import Group, PinnedTemplate
 from webmdp.sites._common.worldgen import pin_group
 from webmdp.sites.jobs import vocab as V
 from webmdp.sites.jobs.world import N_JOBS, N_PROFILES
 from webmdp.tasks.model import Condition
-from webmdp.tasks.oracle import reach_and_explore
-from webmdp.tasks.template import Draft, TaskTemplate
+from webmdp.tasks.template import Draft
 from webmdp.tasks.verifier import commit_conditions, membership
-
-Group = tuple[Entity, Entity, list[Entity], tuple[Entity, ...], dict[str, Any]]
-"""(shared base, target's extra, hard negatives' extras, decoys, instruction params)."""
 
 
 def spec(pinned: tuple[Entity, ...], avoid: tuple[Entity, ...]) -> WorldSpec:
@@ -32,32 +29,14 @@ def decoy(kind: str, **fields: Any) -> Entity:
     return {"kind": kind, "role": "filler", **fields}
 
 
-class GroupTemplate(TaskTemplate):
+class GroupTemplate(PinnedTemplate):
     """A target and its hard negatives sharing ``base``; fillers avoid the base entirely, so
     the instruction's constraints single out the target among the pinned group."""
 
-    kind = "job"
-    card: tuple[str, ...] = ()
-    detail: tuple[str, ...] = ()
-    compare = False
-    """Superlatives over a detail field: every hard negative must be inspected (E.3)."""
+    kind, ids = "job", "JOB-"
+    opener = ("OpenJob", "BackToJobs", "job_id")
 
     def group(self, rng: random.Random, k: int) -> Group:
-        raise NotImplementedError
-
-    def sentence(self, p: dict[str, Any]) -> str:
-        raise NotImplementedError
-
-    def prefix(self, p: dict[str, Any]) -> list[Action]:
-        raise NotImplementedError
-
-    def commit(self, d: Draft) -> list[Action]:
-        raise NotImplementedError
-
-    def check(self, d: Draft) -> list[Condition]:
-        raise NotImplementedError
-
-    def accepts(self, e: Entity, p: dict[str, Any]) -> bool:
         raise NotImplementedError
 
     def extra_params(self, rng: random.Random) -> dict[str, Any]:
@@ -69,31 +48,7 @@ class GroupTemplate(TaskTemplate):
         base = {"kind": self.kind, **base}
         group = pin_group(rng, base, extra, negs)
         avoid = ({k: v for k, v in base.items() if not isinstance(v, list)},)
-        return Draft(instruction=self.sentence(params), params=params,
-                     spec=spec((*group, *decoys), avoid),
-                     card_fields=self.card, detail_fields=self.detail)
-
-    def candidates(self, d: Draft, world: World) -> list[Entity]:
-        return [e for e in world.entities.values()
-                if e["kind"] == self.kind and self.accepts(e, d.params)]
-
-    def matches(self, d: Draft, world: World) -> list[str]:
-        return [e["id"] for e in self.candidates(d, world)]
-
-    def explore(self, site: Site, world: World, d: Draft) -> list[Action]:
-        if self.kind == "job":
-            return reach_and_explore(site, world, d, self.prefix(d.params),
-                                     open_action=Action("OpenJob"), back=Action("BackToJobs"),
-                                     entity_param="job_id", all_negatives=self.compare)
-        return reach_and_explore(site, world, d, self.prefix(d.params),
-                                 open_action=Action("OpenProfile"), back=Action("BackToList"),
-                                 entity_param="profile_id", all_negatives=self.compare)
-
-    def oracle(self, d: Draft, world: World, site: Site) -> list[Action]:
-        return [*self.explore(site, world, d), *self.commit(d)]
-
-    def verifier(self, d: Draft, world: World) -> list[Condition]:
-        return self.check(d)
+        return self.compose(params, spec((*group, *decoys), avoid))
 
 
 # -- commits ------------------------------------------------------------------------------------
@@ -102,10 +57,10 @@ class Save:
 
     commit_action: ClassVar[str] = "SaveJob"
 
-    def commit(self, d: Draft) -> list[Action]:
+    def commit(self, d: Draft, world: World) -> list[Action]:
         return [Action("SaveJob")]
 
-    def check(self, d: Draft) -> list[Condition]:
+    def verifier(self, d: Draft, world: World) -> list[Condition]:
         return membership(d, "saved", "saved")
 
 
@@ -123,12 +78,12 @@ class Apply:
         return (f"In Easy Apply, enter the phone number {p['phone']}, choose the resume "
                 f"{p['resume']} and answer {p['years']} for years of experience.")
 
-    def commit(self, d: Draft) -> list[Action]:
+    def commit(self, d: Draft, world: World) -> list[Action]:
         p = d.params
         return [Action("OpenEasyApply"), Action("SubmitApplication", {
             "phone": p["phone"], "resume": p["resume"], "years": p["years"]})]
 
-    def check(self, d: Draft) -> list[Condition]:
+    def verifier(self, d: Draft, world: World) -> list[Condition]:
         p = d.params
         return [*membership(d, "applied", "applied to"), *commit_conditions(
             f"application.{d.target}", {"phone": p["phone"], "resume": p["resume"],
@@ -143,10 +98,10 @@ class Connect:
     def extra_params(self, rng: random.Random) -> dict[str, Any]:
         return {"note": rng.choice(V.NOTES)}
 
-    def commit(self, d: Draft) -> list[Action]:
+    def commit(self, d: Draft, world: World) -> list[Action]:
         return [Action("OpenConnect"), Action("SendInvitation", {"note": d.params["note"]})]
 
-    def check(self, d: Draft) -> list[Condition]:
+    def verifier(self, d: Draft, world: World) -> list[Condition]:
         return [*membership(d, "invited", "sent an invitation"),
                 *commit_conditions(f"invitation.{d.target}", {"note": d.params["note"]},
                                    "invitation")]
@@ -160,10 +115,10 @@ class Message:
     def extra_params(self, rng: random.Random) -> dict[str, Any]:
         return {"text": rng.choice(V.MESSAGES)}
 
-    def commit(self, d: Draft) -> list[Action]:
+    def commit(self, d: Draft, world: World) -> list[Action]:
         return [Action("MessageProfile"), Action("SendMessage", {"text": d.params["text"]})]
 
-    def check(self, d: Draft) -> list[Condition]:
+    def verifier(self, d: Draft, world: World) -> list[Condition]:
         return [*membership(d, "messaged", "messaged"),
                 Condition(fact=f"messages.{d.target}", op="contains", value=d.params["text"],
                           description=f"the message to {d.target} reads {d.params['text']!r}")]

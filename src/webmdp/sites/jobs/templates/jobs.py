@@ -10,9 +10,10 @@ from typing import Any
 from webmdp.core.model import Entity, World
 from webmdp.core.spec import Action
 from webmdp.sites._common.catalog import best
+from webmdp.sites._common.templates import Group
 from webmdp.sites._common.worldgen import others
 from webmdp.sites.jobs import vocab as V
-from webmdp.sites.jobs.templates.common import Apply, Group, GroupTemplate, Save, decoy
+from webmdp.sites.jobs.templates.common import Apply, GroupTemplate, Save, decoy
 from webmdp.sites.jobs.world import COMPANY_SIZE
 from webmdp.tasks.model import Condition
 from webmdp.tasks.template import Draft
@@ -57,11 +58,11 @@ class RemoteWithSkill(Apply, GroupTemplate):
         return (f"Apply to the remote {p['title']} job that lists {p['skill']} among its "
                 f"skills. {self.form(p)}")
 
-    def prefix(self, p: dict[str, Any]) -> list[Action]:
+    def prefix(self, p: dict[str, Any], world: World) -> list[Action]:
         return [JOBS, Action("SearchJobs", {"query": p["title"]}),
                 Action("ToggleWorkplace", {"workplace": "Remote"})]
 
-    def accepts(self, e: Entity, p: dict[str, Any]) -> bool:
+    def fits(self, e: Entity, p: dict[str, Any]) -> bool:
         return bool(e["title"] == p["title"] and e["workplace"] == "Remote"
                     and p["skill"] in e["skills"])
 
@@ -89,12 +90,12 @@ class HighestPaidWithBenefit(Save, GroupTemplate):
         return (f"Save the highest-paying {p['title']} job in {p['location']} that offers "
                 f"{p['benefit']}.")
 
-    def prefix(self, p: dict[str, Any]) -> list[Action]:
+    def prefix(self, p: dict[str, Any], world: World) -> list[Action]:
         return [JOBS, Action("SearchJobs", {"query": p["title"]}),
                 Action("SetLocation", {"location": p["location"]}),
                 Action("SortBy", {"order": "salary"})]
 
-    def accepts(self, e: Entity, p: dict[str, Any]) -> bool:
+    def fits(self, e: Entity, p: dict[str, Any]) -> bool:
         return bool(e["title"] == p["title"] and e["location"] == p["location"]
                     and p["benefit"] in e["benefits"])
 
@@ -122,11 +123,11 @@ class NewestOnTeam(Save, GroupTemplate):
         return (f"Several {p['title']} jobs are open. Save the most recently posted one whose "
                 f"description says you would join the {p['team']} team.")
 
-    def prefix(self, p: dict[str, Any]) -> list[Action]:
+    def prefix(self, p: dict[str, Any], world: World) -> list[Action]:
         return [JOBS, Action("SearchJobs", {"query": p["title"]}),
                 Action("SortBy", {"order": "recent"})]
 
-    def accepts(self, e: Entity, p: dict[str, Any]) -> bool:
+    def fits(self, e: Entity, p: dict[str, Any]) -> bool:
         return bool(e["title"] == p["title"] and e["team"] == p["team"])
 
     def matches(self, d: Draft, world: World) -> list[str]:
@@ -151,10 +152,10 @@ class CompanyJobType(Save, GroupTemplate):
         return (f"{p['company']} has posted several {p['title']} openings. Save the one "
                 f"listed as {p['job_type']}.")
 
-    def prefix(self, p: dict[str, Any]) -> list[Action]:
+    def prefix(self, p: dict[str, Any], world: World) -> list[Action]:
         return [JOBS, Action("SearchJobs", {"query": p["company"]})]
 
-    def accepts(self, e: Entity, p: dict[str, Any]) -> bool:
+    def fits(self, e: Entity, p: dict[str, Any]) -> bool:
         return bool(e["title"] == p["title"] and e["company"] == p["company"]
                     and e["job_type"] == p["job_type"])
 
@@ -179,11 +180,11 @@ class ExperienceCompanySize(Apply, GroupTemplate):
         return (f"Apply to the {p['experience'].lower()} {p['title']} job at a company with "
                 f"{p['size']}. {self.form(p)}")
 
-    def prefix(self, p: dict[str, Any]) -> list[Action]:
+    def prefix(self, p: dict[str, Any], world: World) -> list[Action]:
         return [JOBS, Action("SearchJobs", {"query": p["title"]}),
                 Action("ToggleExperience", {"experience": p["experience"]})]
 
-    def accepts(self, e: Entity, p: dict[str, Any]) -> bool:
+    def fits(self, e: Entity, p: dict[str, Any]) -> bool:
         return bool(e["title"] == p["title"] and e["experience"] == p["experience"]
                     and COMPANY_SIZE[e["company"]] == p["size"])
 
@@ -207,17 +208,17 @@ class SaveAndApply(Apply, GroupTemplate):
         return (f"Find the {p['workplace'].lower()} {p['title']} job in {p['location']} that "
                 f"offers {p['benefit']}. Save it, then apply. {self.form(p)}")
 
-    def prefix(self, p: dict[str, Any]) -> list[Action]:
+    def prefix(self, p: dict[str, Any], world: World) -> list[Action]:
         return [JOBS, Action("SearchJobs", {"query": p["title"]}),
                 Action("SetLocation", {"location": p["location"]}),
                 Action("ToggleWorkplace", {"workplace": p["workplace"]})]
 
-    def accepts(self, e: Entity, p: dict[str, Any]) -> bool:
+    def fits(self, e: Entity, p: dict[str, Any]) -> bool:
         return bool(e["title"] == p["title"] and e["location"] == p["location"]
                     and e["workplace"] == p["workplace"] and p["benefit"] in e["benefits"])
 
-    def commit(self, d: Draft) -> list[Action]:
-        return [Action("SaveJob"), *super().commit(d)]
+    def commit(self, d: Draft, world: World) -> list[Action]:
+        return [Action("SaveJob"), *super().commit(d, world)]
 
-    def check(self, d: Draft) -> list[Condition]:
-        return [*Save().check(d), *super().check(d)]
+    def verifier(self, d: Draft, world: World) -> list[Condition]:
+        return [*Save().verifier(d, world), *super().verifier(d, world)]

@@ -11,9 +11,10 @@ from webmdp.core.model import Entity, World
 from webmdp.core.site import Site
 from webmdp.core.spec import Action
 from webmdp.sites._common.catalog import best
+from webmdp.sites._common.templates import Group
 from webmdp.sites._common.worldgen import others
 from webmdp.sites.jobs import vocab as V
-from webmdp.sites.jobs.templates.common import Connect, Group, GroupTemplate, Message, decoy
+from webmdp.sites.jobs.templates.common import Connect, GroupTemplate, Message, decoy
 from webmdp.tasks.model import Condition
 from webmdp.tasks.template import Draft
 from webmdp.tasks.verifier import membership
@@ -28,7 +29,8 @@ def search(query: str) -> list[Action]:
 
 
 class ProfileTemplate(GroupTemplate):
-    kind = "profile"
+    kind, ids = "profile", "PRF-"
+    opener = ("OpenProfile", "BackToList", "profile_id")
 
 
 class AlumWithNote(Connect, ProfileTemplate):
@@ -49,10 +51,10 @@ class AlumWithNote(Connect, ProfileTemplate):
         return (f"Send a connection request to the {p['role']} at {p['company']} who studied "
                 f"at {p['school']}, with the note: \"{p['note']}\"")
 
-    def prefix(self, p: dict[str, Any]) -> list[Action]:
+    def prefix(self, p: dict[str, Any], world: World) -> list[Action]:
         return search(p["company"])
 
-    def accepts(self, e: Entity, p: dict[str, Any]) -> bool:
+    def fits(self, e: Entity, p: dict[str, Any]) -> bool:
         return bool(e["position"] == p["role"] and e["company"] == p["company"]
                     and e["school"] == p["school"])
 
@@ -77,10 +79,10 @@ class MessageBySkill(Message, ProfileTemplate):
         return (f"Message the {p['role']} at {p['company']} who lists {p['skill']} as a "
                 f"skill: \"{p['text']}\"")
 
-    def prefix(self, p: dict[str, Any]) -> list[Action]:
+    def prefix(self, p: dict[str, Any], world: World) -> list[Action]:
         return search(p["role"])
 
-    def accepts(self, e: Entity, p: dict[str, Any]) -> bool:
+    def fits(self, e: Entity, p: dict[str, Any]) -> bool:
         return bool(e["position"] == p["role"] and e["company"] == p["company"]
                     and p["skill"] in e["skills"])
 
@@ -109,10 +111,10 @@ class MostExperienced(Connect, ProfileTemplate):
         return (f"Connect with the most experienced {p['role']} based in {p['location']} "
                 f"(most years of experience), adding the note: \"{p['note']}\"")
 
-    def prefix(self, p: dict[str, Any]) -> list[Action]:
+    def prefix(self, p: dict[str, Any], world: World) -> list[Action]:
         return search(p["role"])
 
-    def accepts(self, e: Entity, p: dict[str, Any]) -> bool:
+    def fits(self, e: Entity, p: dict[str, Any]) -> bool:
         return bool(e["position"] == p["role"] and e["city"] == p["location"])
 
     def matches(self, d: Draft, world: World) -> list[str]:
@@ -136,21 +138,18 @@ class Namesake(Message, ProfileTemplate):
         return (f"Send a message to {p['name']} (the one who studied at {p['school']}): "
                 f"\"{p['text']}\"")
 
-    def prefix(self, p: dict[str, Any]) -> list[Action]:
+    def prefix(self, p: dict[str, Any], world: World) -> list[Action]:
         return search(p["name"])
 
-    def accepts(self, e: Entity, p: dict[str, Any]) -> bool:
+    def fits(self, e: Entity, p: dict[str, Any]) -> bool:
         return bool(e["name"] == p["name"] and e["school"] == p["school"])
 
 
 class FeedTemplate(ProfileTemplate):
     """The group posted about one topic; the feed is the list surface (the start page)."""
 
-    def explore(self, site: Site, world: World, d: Draft) -> list[Action]:
-        return [*super().explore(site, world, d), Action("BackToList")]
-
-    def prefix(self, p: dict[str, Any]) -> list[Action]:
-        return []
+    def reach(self, d: Draft, world: World, site: Site) -> list[Action]:
+        return [*super().reach(d, world, site), Action("BackToList")]
 
 
 class LikePostByAlum(FeedTemplate):
@@ -171,13 +170,13 @@ class LikePostByAlum(FeedTemplate):
         return (f"In your feed, like the post about {p['topic']} written by the member who "
                 f"studied at {p['school']}.")
 
-    def accepts(self, e: Entity, p: dict[str, Any]) -> bool:
+    def fits(self, e: Entity, p: dict[str, Any]) -> bool:
         return bool(e["topic"] == p["topic"] and e["school"] == p["school"])
 
-    def commit(self, d: Draft) -> list[Action]:
+    def commit(self, d: Draft, world: World) -> list[Action]:
         return [Action("LikePost", {"profile_id": d.target})]
 
-    def check(self, d: Draft) -> list[Condition]:
+    def verifier(self, d: Draft, world: World) -> list[Condition]:
         return membership(d, "liked", "liked")
 
 
@@ -199,9 +198,9 @@ class MessagePoster(Message, FeedTemplate):
         return (f"A {p['role']} in your feed posted about {p['topic']}; message the one based "
                 f"in {p['location']}: \"{p['text']}\"")
 
-    def explore(self, site: Site, world: World, d: Draft) -> list[Action]:
-        return GroupTemplate.explore(self, site, world, d)
+    def reach(self, d: Draft, world: World, site: Site) -> list[Action]:
+        return GroupTemplate.reach(self, d, world, site)
 
-    def accepts(self, e: Entity, p: dict[str, Any]) -> bool:
+    def fits(self, e: Entity, p: dict[str, Any]) -> bool:
         return bool(e["topic"] == p["topic"] and e["position"] == p["role"]
                     and e["city"] == p["location"])

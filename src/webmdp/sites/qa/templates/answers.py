@@ -12,6 +12,7 @@ from webmdp.core.spec import Action
 from webmdp.sites.qa import vocab as V
 from webmdp.sites.qa.mdp import answers_to, me
 from webmdp.sites.qa.templates.common import (
+    ANSWER_TEXTS,
     COMMENT_TEXTS,
     Group,
     QuestionTemplate,
@@ -21,7 +22,10 @@ from webmdp.sites.qa.templates.common import (
     commented,
     dates,
     newest_answer,
+    on_topic,
+    search,
 )
+from webmdp.sites.qa.templates.questions import AnswerUnanswered
 from webmdp.tasks.model import Condition
 from webmdp.tasks.template import Draft
 from webmdp.tasks.verifier import commit_conditions, membership
@@ -57,7 +61,7 @@ class AcceptNewestAnswer(QuestionTemplate):
     def fits(self, e: Entity, p: dict[str, Any]) -> bool:
         return bool(e["author"] == V.ME and e["error"] == p["error"])
 
-    def prefix(self, d: Draft, world: World) -> list[Action]:
+    def prefix(self, p: dict[str, Any], world: World) -> list[Action]:
         return [Action("OpenUser", {"user_id": me(world)})]
 
     def commit(self, d: Draft, world: World) -> list[Action]:
@@ -94,11 +98,10 @@ class UpvoteAnswerByUser(QuestionTemplate):
         return (*super().avoid(p), {"author": p["user"]})
 
     def fits(self, e: Entity, p: dict[str, Any]) -> bool:
-        return bool(e["tag"] == p["tag"] and e["topic"] == p["topic"]
-                    and e["token"] == p["token"])
+        return on_topic(e, p) and e["token"] == p["token"]
 
-    def prefix(self, d: Draft, world: World) -> list[Action]:
-        return [Action("FilterTag", {"tag": d.params["tag"]}),
+    def prefix(self, p: dict[str, Any], world: World) -> list[Action]:
+        return [Action("FilterTag", {"tag": p["tag"]}),
                 Action("SortBy", {"order": "votes"})]
 
     def commit(self, d: Draft, world: World) -> list[Action]:
@@ -143,11 +146,10 @@ class CommentOnAcceptedAnswer(QuestionTemplate):
                 f"{p['environment']}, and comment \"{p['text']}\" on its accepted answer.")
 
     def fits(self, e: Entity, p: dict[str, Any]) -> bool:
-        return bool(e["tag"] == p["tag"] and e["topic"] == p["topic"] and e["accepted"]
-                    and e["environment"] == p["environment"])
+        return on_topic(e, p) and e["accepted"] and e["environment"] == p["environment"]
 
-    def prefix(self, d: Draft, world: World) -> list[Action]:
-        return [Action("Search", {"query": d.params["topic"]}), Action("ToggleAccepted")]
+    def prefix(self, p: dict[str, Any], world: World) -> list[Action]:
+        return [search(p), Action("ToggleAccepted")]
 
     def commit(self, d: Draft, world: World) -> list[Action]:
         return comment(accepted_of(world, d.target), d.params["text"])
@@ -156,3 +158,33 @@ class CommentOnAcceptedAnswer(QuestionTemplate):
         others = [a for h in d.hard_negatives for a in answers_to(world, h)]
         return commented(accepted_of(world, d.target), d.params["text"],
                          [d.target, *d.hard_negatives, *others])
+
+
+class AnswerAndBookmark(AnswerUnanswered):
+    """Two commits on one question: an answer, then a bookmark (error on the detail page)."""
+
+    name = "answer_and_bookmark"
+    description = "Search unanswered questions, answer and bookmark the one with an error"
+    detail = ("error",)
+
+    def group(self, rng: random.Random, tag: str, k: int) -> Group:
+        errs = rng.sample(V.ERRORS[tag], k + 1)
+        decoy = {"error": errs[0], "role": "filler", "answers": [{}]}
+        return {"answers": []}, {"error": errs[0]}, [{"error": x} for x in errs[1:]], \
+            (decoy,), {"error": errs[0], "answer": rng.choice(ANSWER_TEXTS)}
+
+    def sentence(self, p: dict[str, Any]) -> str:
+        return (f"Find the unanswered question about '{p['topic']}' that fails with "
+                f"\"{p['error']}\", answer it with \"{p['answer']}\" and bookmark it.")
+
+    def fits(self, e: Entity, p: dict[str, Any]) -> bool:
+        return on_topic(e, p) and e["unanswered"] and e["error"] == p["error"]
+
+    def prefix(self, p: dict[str, Any], world: World) -> list[Action]:
+        return [search(p), Action("ToggleUnanswered")]
+
+    def commit(self, d: Draft, world: World) -> list[Action]:
+        return [*super().commit(d, world), Action("Bookmark", {"question_id": d.target})]
+
+    def verifier(self, d: Draft, world: World) -> list[Condition]:
+        return [*super().verifier(d, world), *membership(d, "bookmarks", "bookmarked")]

@@ -9,17 +9,14 @@ from typing import Any
 from webmdp.core.model import Entity, World, WorldSpec
 from webmdp.core.site import Site
 from webmdp.core.spec import Action
+from webmdp.sites._common.templates import Group, PinnedTemplate
 from webmdp.sites._common.worldgen import pin_group
 from webmdp.sites.qa import vocab as V
 from webmdp.sites.qa.mdp import answer_order, answers_to
 from webmdp.sites.qa.world import N_QUESTIONS
 from webmdp.tasks.model import Condition
-from webmdp.tasks.oracle import reach_and_explore
-from webmdp.tasks.template import Draft, TaskTemplate
+from webmdp.tasks.template import Draft
 from webmdp.tasks.verifier import commit_conditions, membership
-
-Group = tuple[Entity, Entity, list[Entity], tuple[Entity, ...], dict[str, Any]]
-"""(shared base, target extra, one extra per hard negative, decoy fillers, params)."""
 
 ANSWER_TEXTS: tuple[str, ...] = (
     "Pin the dependency to the previous minor version until the fix is released.",
@@ -41,44 +38,35 @@ def dates(rng: random.Random, year: str, n: int) -> list[str]:
     return [f"{year}-{(d - 1) // 28 + 1:02d}-{(d - 1) % 28 + 1:02d}" for d in days]
 
 
-def questions(world: World, **eq: Any) -> list[Entity]:
-    return [e for k, e in world.entities.items() if k.startswith("QST")
-            and all(e[f] == v for f, v in eq.items())]
-
-
 def user_id(world: World, name: str) -> str:
     return next(k for k, e in world.entities.items() if k.startswith("USR") and e["name"] == name)
 
 
-class QuestionTemplate(TaskTemplate):
+class QuestionTemplate(PinnedTemplate):
     """A group of questions on one tag and topic: the target and its hard negatives differ in
     the attribute the instruction names; no filler shares the group's tag and topic."""
 
     commit_action = "Vote"
     card: tuple[str, ...] = ("tags",)
     """Card fields the instruction names; the whole group shares them."""
-    detail: tuple[str, ...] = ()
-    all_negatives = False
+    ids = "QST"
+    opener = ("OpenQuestion", "GoBack", "question_id")
     distinct_titles = True
 
     def group(self, rng: random.Random, tag: str, k: int) -> Group:
         raise NotImplementedError
 
-    def sentence(self, p: dict[str, Any]) -> str:
-        raise NotImplementedError
-
-    def prefix(self, d: Draft, world: World) -> list[Action]:
-        raise NotImplementedError
-
-    def commit(self, d: Draft, world: World) -> list[Action]:
-        raise NotImplementedError
-
-    def fits(self, e: Entity, p: dict[str, Any]) -> bool:
-        """The instruction's constraints on one question (before any superlative)."""
-        raise NotImplementedError
-
     def avoid(self, p: dict[str, Any]) -> tuple[Entity, ...]:
         return ({"tag": p["tag"], "topic": p["topic"]},)
+
+    direction = "up"
+    """The default commit: a vote on the target question, this way."""
+
+    def commit(self, d: Draft, world: World) -> list[Action]:
+        return [Action("Vote", {"post_id": d.target, "direction": self.direction})]
+
+    def verifier(self, d: Draft, world: World) -> list[Condition]:
+        return voted(d, self.direction)
 
     def draft(self, site: Site, rng: random.Random, hard_negatives: int) -> Draft:
         tag = rng.choice(V.TAGS)
@@ -94,23 +82,16 @@ class QuestionTemplate(TaskTemplate):
                            for e, t in zip(decoys, patterns[len(pins):], strict=True))
         params = {"tag": tag, "topic": topic, **params}
         pinned = (*pins, *decoys)
-        return Draft(instruction=self.sentence(params), params=params,
-                     spec=WorldSpec(pinned, N_QUESTIONS - len(pinned), self.avoid(params)),
-                     card_fields=self.card, detail_fields=self.detail)
+        return self.compose(params, WorldSpec(pinned, N_QUESTIONS - len(pinned),
+                                              self.avoid(params)))
 
-    def candidates(self, d: Draft, world: World) -> list[Entity]:
-        return [e for e in questions(world) if self.fits(e, d.params)]
 
-    def matches(self, d: Draft, world: World) -> list[str]:
-        return [e["id"] for e in self.candidates(d, world)]
+def on_topic(e: Entity, p: dict[str, Any]) -> bool:
+    return bool(e["tag"] == p["tag"] and e["topic"] == p["topic"])
 
-    def reach(self, d: Draft, world: World, site: Site) -> list[Action]:
-        return reach_and_explore(site, world, d, self.prefix(d, world),
-                                 open_action=Action("OpenQuestion"), back=Action("GoBack"),
-                                 entity_param="question_id", all_negatives=self.all_negatives)
 
-    def oracle(self, d: Draft, world: World, site: Site) -> list[Action]:
-        return [*self.reach(d, world, site), *self.commit(d, world)]
+def search(p: dict[str, Any]) -> Action:
+    return Action("Search", {"query": p["topic"]})
 
 
 def newest_answer(world: World, qid: str) -> str:

@@ -20,20 +20,13 @@ from webmdp.sites.qa.templates.common import (
     comment,
     commented,
     dates,
+    on_topic,
+    search,
     user_id,
-    voted,
 )
 from webmdp.tasks.model import Condition
 from webmdp.tasks.template import Draft
 from webmdp.tasks.verifier import commit_conditions, membership
-
-
-def _on_topic(e: Entity, p: dict[str, Any]) -> bool:
-    return bool(e["tag"] == p["tag"] and e["topic"] == p["topic"])
-
-
-def _search(p: dict[str, Any]) -> Action:
-    return Action("Search", {"query": p["topic"]})
 
 
 class UpvoteByError(QuestionTemplate):
@@ -53,16 +46,10 @@ class UpvoteByError(QuestionTemplate):
                 f"reports the error \"{p['error']}\".")
 
     def fits(self, e: Entity, p: dict[str, Any]) -> bool:
-        return _on_topic(e, p) and e["error"] == p["error"]
+        return on_topic(e, p) and e["error"] == p["error"]
 
-    def prefix(self, d: Draft, world: World) -> list[Action]:
-        return [_search(d.params), Action("FilterTag", {"tag": d.params["tag"]})]
-
-    def commit(self, d: Draft, world: World) -> list[Action]:
-        return [Action("Vote", {"post_id": d.target, "direction": "up"})]
-
-    def verifier(self, d: Draft, world: World) -> list[Condition]:
-        return voted(d, "up")
+    def prefix(self, p: dict[str, Any], world: World) -> list[Action]:
+        return [search(p), Action("FilterTag", {"tag": p["tag"]})]
 
 
 class BookmarkByEnvironment(QuestionTemplate):
@@ -88,11 +75,10 @@ class BookmarkByEnvironment(QuestionTemplate):
                 f"whose asker is using {p['environment']}.")
 
     def fits(self, e: Entity, p: dict[str, Any]) -> bool:
-        return _on_topic(e, p) and e["year"] == p["year"] and \
+        return on_topic(e, p) and e["year"] == p["year"] and \
             e["environment"] == p["environment"]
 
-    def prefix(self, d: Draft, world: World) -> list[Action]:
-        p = d.params
+    def prefix(self, p: dict[str, Any], world: World) -> list[Action]:
         return [Action("FilterTag", {"tag": p["tag"]}), Action("SetAskedYear",
                                                                {"year": p["year"]})]
 
@@ -121,10 +107,10 @@ class CommentByCode(QuestionTemplate):
                 f"`{p['token']}` and comment \"{p['text']}\" on it.")
 
     def fits(self, e: Entity, p: dict[str, Any]) -> bool:
-        return _on_topic(e, p) and e["token"] == p["token"]
+        return on_topic(e, p) and e["token"] == p["token"]
 
-    def prefix(self, d: Draft, world: World) -> list[Action]:
-        return [_search(d.params)]
+    def prefix(self, p: dict[str, Any], world: World) -> list[Action]:
+        return [search(p)]
 
     def commit(self, d: Draft, world: World) -> list[Action]:
         return comment(d.target, d.params["text"])
@@ -154,10 +140,10 @@ class AnswerUnanswered(QuestionTemplate):
                 f"happens {p['phrase']}. Answer it with: \"{p['answer']}\"")
 
     def fits(self, e: Entity, p: dict[str, Any]) -> bool:
-        return _on_topic(e, p) and e["unanswered"] and e["phrase"] == p["phrase"]
+        return on_topic(e, p) and e["unanswered"] and e["phrase"] == p["phrase"]
 
-    def prefix(self, d: Draft, world: World) -> list[Action]:
-        return [Action("FilterTag", {"tag": d.params["tag"]}), Action("ToggleUnanswered")]
+    def prefix(self, p: dict[str, Any], world: World) -> list[Action]:
+        return [Action("FilterTag", {"tag": p["tag"]}), Action("ToggleUnanswered")]
 
     def commit(self, d: Draft, world: World) -> list[Action]:
         return [Action("PostAnswer", {"body": d.params["answer"]})]
@@ -167,43 +153,14 @@ class AnswerUnanswered(QuestionTemplate):
                 *commit_conditions("answer", {d.target: d.params["answer"]})]
 
 
-class AnswerAndBookmark(AnswerUnanswered):
-    """Two commits on one question: an answer, then a bookmark (error on the detail page)."""
-
-    name = "answer_and_bookmark"
-    description = "Search unanswered questions, answer and bookmark the one with an error"
-    detail = ("error",)
-
-    def group(self, rng: random.Random, tag: str, k: int) -> Group:
-        errs = rng.sample(V.ERRORS[tag], k + 1)
-        decoy = {"error": errs[0], "role": "filler", "answers": [{}]}
-        return {"answers": []}, {"error": errs[0]}, [{"error": x} for x in errs[1:]], \
-            (decoy,), {"error": errs[0], "answer": rng.choice(ANSWER_TEXTS)}
-
-    def sentence(self, p: dict[str, Any]) -> str:
-        return (f"Find the unanswered question about '{p['topic']}' that fails with "
-                f"\"{p['error']}\", answer it with \"{p['answer']}\" and bookmark it.")
-
-    def fits(self, e: Entity, p: dict[str, Any]) -> bool:
-        return _on_topic(e, p) and e["unanswered"] and e["error"] == p["error"]
-
-    def prefix(self, d: Draft, world: World) -> list[Action]:
-        return [_search(d.params), Action("ToggleUnanswered")]
-
-    def commit(self, d: Draft, world: World) -> list[Action]:
-        return [*super().commit(d, world), Action("Bookmark", {"question_id": d.target})]
-
-    def verifier(self, d: Draft, world: World) -> list[Condition]:
-        return [*super().verifier(d, world), *membership(d, "bookmarks", "bookmarked")]
-
-
 class DownvoteLatestEdited(QuestionTemplate):
     """Superlative over a detail field (last edit date) after a vote filter."""
 
     name = "downvote_latest_edited"
     description = "Search a topic with a minimum score, downvote the most recently edited"
     detail = ("modified",)
-    all_negatives = True
+    compare = True
+    direction = "down"
 
     def group(self, rng: random.Random, tag: str, k: int) -> Group:
         floor = rng.choice(V.VOTE_STEPS[:3])
@@ -220,19 +177,13 @@ class DownvoteLatestEdited(QuestionTemplate):
                 "votes, downvote the one that was edited most recently.")
 
     def fits(self, e: Entity, p: dict[str, Any]) -> bool:
-        return _on_topic(e, p) and e["votes"] >= int(p["floor"])
+        return on_topic(e, p) and e["votes"] >= int(p["floor"])
 
     def matches(self, d: Draft, world: World) -> list[str]:
         return best(self.candidates(d, world), "modified", highest=True)
 
-    def prefix(self, d: Draft, world: World) -> list[Action]:
-        return [_search(d.params), Action("SetMinVotes", {"min_votes": d.params["floor"]})]
-
-    def commit(self, d: Draft, world: World) -> list[Action]:
-        return [Action("Vote", {"post_id": d.target, "direction": "down"})]
-
-    def verifier(self, d: Draft, world: World) -> list[Condition]:
-        return voted(d, "down")
+    def prefix(self, p: dict[str, Any], world: World) -> list[Action]:
+        return [search(p), Action("SetMinVotes", {"min_votes": p["floor"]})]
 
 
 class MostCommented(QuestionTemplate):
@@ -241,7 +192,7 @@ class MostCommented(QuestionTemplate):
     name = "most_commented"
     description = "Search a topic, sort by views, upvote the question with the most comments"
     detail = ("comments",)
-    all_negatives = True
+    compare = True
 
     def group(self, rng: random.Random, tag: str, k: int) -> Group:
         sizes = sorted(rng.sample(range(0, 6), k + 1), reverse=True)
@@ -257,20 +208,14 @@ class MostCommented(QuestionTemplate):
                 "comments.")
 
     def fits(self, e: Entity, p: dict[str, Any]) -> bool:
-        return _on_topic(e, p)
+        return on_topic(e, p)
 
     def matches(self, d: Draft, world: World) -> list[str]:
         cands = [{"id": e["id"], "n": len(e["comments"])} for e in self.candidates(d, world)]
         return best(cands, "n", highest=True)
 
-    def prefix(self, d: Draft, world: World) -> list[Action]:
-        return [_search(d.params), Action("SortBy", {"order": "views"})]
-
-    def commit(self, d: Draft, world: World) -> list[Action]:
-        return [Action("Vote", {"post_id": d.target, "direction": "up"})]
-
-    def verifier(self, d: Draft, world: World) -> list[Condition]:
-        return voted(d, "up")
+    def prefix(self, p: dict[str, Any], world: World) -> list[Action]:
+        return [search(p), Action("SortBy", {"order": "views"})]
 
 
 class UserQuestionByError(QuestionTemplate):
@@ -300,8 +245,8 @@ class UserQuestionByError(QuestionTemplate):
         return bool(e["author"] == p["user"] and e["tag"] == p["tag"]
                     and e["error"] == p["error"])
 
-    def prefix(self, d: Draft, world: World) -> list[Action]:
-        user = d.params["user"]
+    def prefix(self, p: dict[str, Any], world: World) -> list[Action]:
+        user = p["user"]
         return [Action("Search", {"query": user}),
                 Action("OpenUser", {"user_id": user_id(world, user)})]
 
@@ -333,17 +278,11 @@ class TagPageNewest(QuestionTemplate):
                 f"that says the problem happens {p['phrase']}, and upvote it.")
 
     def fits(self, e: Entity, p: dict[str, Any]) -> bool:
-        return _on_topic(e, p) and e["phrase"] == p["phrase"]
+        return on_topic(e, p) and e["phrase"] == p["phrase"]
 
     def matches(self, d: Draft, world: World) -> list[str]:
         return best(self.candidates(d, world), "asked", highest=True)
 
-    def prefix(self, d: Draft, world: World) -> list[Action]:
-        tag = d.params["tag"]
+    def prefix(self, p: dict[str, Any], world: World) -> list[Action]:
+        tag = p["tag"]
         return [Action("Search", {"query": tag}), Action("OpenTag", {"tag": tag})]
-
-    def commit(self, d: Draft, world: World) -> list[Action]:
-        return [Action("Vote", {"post_id": d.target, "direction": "up"})]
-
-    def verifier(self, d: Draft, world: World) -> list[Condition]:
-        return voted(d, "up")

@@ -2,26 +2,8 @@
 
 from __future__ import annotations
 
-from webmdp.sites.repo.templates.issues import (
-    AssignMostCommented,
-    CloseInMilestone,
-    ClosePRByKeyword,
-    CommentAssigned,
-    LabelByKeyword,
-    MergeFromBranch,
-    ReopenByKeyword,
-)
-from webmdp.sites.repo.templates.repos import (
-    ForkOnBranch,
-    IssueInLicensedCopy,
-    MostForksWatched,
-    TopicBranch,
-    WatchMostWatched,
-)
+from webmdp.sites._common.templates import collect
+from webmdp.sites.repo.templates import issues, repos
 from webmdp.tasks.template import TaskTemplate
 
-TEMPLATES: dict[str, TaskTemplate] = {t.name: t for t in (
-    MostForksWatched(), TopicBranch(), WatchMostWatched(), ForkOnBranch(),
-    IssueInLicensedCopy(), CommentAssigned(), CloseInMilestone(), ReopenByKeyword(),
-    AssignMostCommented(), LabelByKeyword(), MergeFromBranch(), ClosePRByKeyword(),
-)}
+TEMPLATES: dict[str, TaskTemplate] = collect(repos, issues)

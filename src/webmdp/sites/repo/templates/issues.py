@@ -9,9 +9,11 @@ from typing import Any
 
 from webmdp.core.model import World
 from webmdp.core.spec import Action
+from webmdp.sites._common.catalog import best
+from webmdp.sites._common.templates import Group, untouched
 from webmdp.sites._common.worldgen import others
 from webmdp.sites.repo import vocab as V
-from webmdp.sites.repo.templates.common import ChildTemplate, Group, untouched
+from webmdp.sites.repo.templates.common import ChildTemplate, PRTemplate
 from webmdp.tasks.model import Condition
 from webmdp.tasks.template import Draft
 from webmdp.tasks.verifier import commit_conditions, membership
@@ -137,12 +139,11 @@ class AssignMostCommented(ChildTemplate):
         return [Action("FilterIssueLabel", {"label": p["label"]}),
                 Action("SortIssues", {"order": "most_commented"})]
 
+    def criteria(self, p: dict[str, Any]) -> dict[str, Any]:
+        return {"state": "open", "labels": p["label"], "milestone": p["milestone"]}
+
     def matches(self, d: Draft, world: World) -> list[str]:
-        p = d.params
-        want = {"state": "open", "labels": p["label"], "milestone": p["milestone"]}
-        ents = [world.entities[i] for i in self.satisfying(world, d, want)]
-        most = max((e["comments"] for e in ents), default=None)
-        return [e["id"] for e in ents if e["comments"] == most]
+        return best(self.candidates(d, world), "comments", highest=True)
 
     def commit(self, d: Draft, world: World) -> list[Action]:
         return [Action("AssignIssue", {"assignee": d.params["user"]})]
@@ -185,13 +186,12 @@ class LabelByKeyword(ChildTemplate):
                 *untouched(d, "labelled", "relabelled")]
 
 
-class MergeFromBranch(ChildTemplate):
+class MergeFromBranch(PRTemplate):
     """Merge with a chosen method: the verifier checks the PR and the method separately."""
 
     name = "merge_pr_from_branch"
     description = "Find an author's open pull request from a branch and merge it with a method"
     commit_action = "MergePR"
-    kind = "pr"
     card, detail = ("author", "state"), ("branch",)
 
     def group(self, rng: random.Random, k: int) -> Group:
@@ -207,9 +207,6 @@ class MergeFromBranch(ChildTemplate):
         return (f"In the {p['repo']} repository, {how} the open pull request by {p['author']} "
                 f"that comes from the branch '{p['branch']}'.")
 
-    def filters(self, p: dict[str, Any]) -> list[Action]:
-        return []
-
     def criteria(self, p: dict[str, Any]) -> dict[str, Any]:
         return {"state": "open", "author": p["author"], "branch": p["branch"]}
 
@@ -222,11 +219,10 @@ class MergeFromBranch(ChildTemplate):
                                    "merge method of")]
 
 
-class ClosePRByKeyword(ChildTemplate):
+class ClosePRByKeyword(PRTemplate):
     name = "close_pr_by_keyword"
     description = "Show pull requests oldest first, close an author's one that names a term"
     commit_action = "ClosePR"
-    kind = "pr"
     card, detail = ("author", "state"), ("body",)
 
     def group(self, rng: random.Random, k: int) -> Group:

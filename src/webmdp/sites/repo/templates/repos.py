@@ -8,9 +8,11 @@ from typing import Any
 
 from webmdp.core.model import Entity, World
 from webmdp.core.spec import Action
+from webmdp.sites._common.catalog import best
+from webmdp.sites._common.templates import Group
 from webmdp.sites._common.worldgen import others
 from webmdp.sites.repo import vocab as V
-from webmdp.sites.repo.templates.common import Group, RepoTemplate, listed, repos, top
+from webmdp.sites.repo.templates.common import RepoTemplate, listed, repos
 from webmdp.sites.repo.world import repo_name
 from webmdp.tasks.model import Condition
 from webmdp.tasks.template import Draft
@@ -56,7 +58,7 @@ class MostForksWatched(StarTemplate):
                 f"forks and star the one with the most forks that has at least {p['watchers']} "
                 f"watchers.")
 
-    def prefix(self, p: dict[str, Any]) -> list[Action]:
+    def prefix(self, p: dict[str, Any], world: World) -> list[Action]:
         return [Action("Search", {"query": p["query"]}),
                 Action("SetLanguage", {"language": p["language"]}),
                 Action("SortBy", {"order": "forks"})]
@@ -65,7 +67,7 @@ class MostForksWatched(StarTemplate):
         p = d.params
         ents = [e for e in listed(world, p["query"], language=p["language"])
                 if e["watchers"] >= p["watchers"]]
-        return top(ents, "forks")
+        return best(ents, "forks", highest=True)
 
 
 class TopicBranch(StarTemplate):
@@ -93,7 +95,7 @@ class TopicBranch(StarTemplate):
                 f"stars under the {p['license']} license whose default branch is "
                 f"'{p['branch']}', and star it.")
 
-    def prefix(self, p: dict[str, Any]) -> list[Action]:
+    def prefix(self, p: dict[str, Any], world: World) -> list[Action]:
         return [Action("ToggleTopic", {"topic": p["topic"]}),
                 Action("SetMinStars", {"stars": p["stars"]}),
                 Action("SetLicense", {"license": p["license"]})]
@@ -112,7 +114,7 @@ class WatchMostWatched(RepoTemplate):
     description = "Filter language and topic, compare watchers on each page, watch the top one"
     commit_action = "WatchRepo"
     card, detail = ("language", "topics"), ("watchers",)
-    all_negatives = True
+    compare = True
 
     def group(self, rng: random.Random, k: int) -> Group:
         topic, lang = rng.choice(V.TOPICS), rng.choice(V.LANGUAGES)
@@ -127,13 +129,14 @@ class WatchMostWatched(RepoTemplate):
         return (f"Among {p['language']} repositories tagged '{p['topic']}', find the one with "
                 f"the most watchers and watch it with '{V.WATCH_LABELS[p['level']]}'.")
 
-    def prefix(self, p: dict[str, Any]) -> list[Action]:
+    def prefix(self, p: dict[str, Any], world: World) -> list[Action]:
         return [Action("SetLanguage", {"language": p["language"]}),
                 Action("ToggleTopic", {"topic": p["topic"]})]
 
     def matches(self, d: Draft, world: World) -> list[str]:
         p = d.params
-        return top(listed(world, language=p["language"], topics=(p["topic"],)), "watchers")
+        return best(listed(world, language=p["language"], topics=(p["topic"],)), "watchers",
+                    highest=True)
 
     def commit(self, d: Draft, world: World) -> list[Action]:
         return [Action("WatchRepo", {"level": d.params["level"]})]
@@ -167,7 +170,7 @@ class ForkOnBranch(StarTemplate):
         return (f"Several owners host a copy of '{p['repo']}'. Star the copy whose default "
                 f"branch is '{p['branch']}'.")
 
-    def prefix(self, p: dict[str, Any]) -> list[Action]:
+    def prefix(self, p: dict[str, Any], world: World) -> list[Action]:
         return [Action("Search", {"query": p["repo"]})]
 
     def matches(self, d: Draft, world: World) -> list[str]:
@@ -202,7 +205,7 @@ class IssueInLicensedCopy(RepoTemplate):
                 f"a new issue titled '{p['title']}' with the label '{p['label']}', assigned to "
                 f"{p['assignee']}.")
 
-    def prefix(self, p: dict[str, Any]) -> list[Action]:
+    def prefix(self, p: dict[str, Any], world: World) -> list[Action]:
         return [Action("Search", {"query": p["repo"]})]
 
     def matches(self, d: Draft, world: World) -> list[str]:
