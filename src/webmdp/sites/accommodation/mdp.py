@@ -7,8 +7,8 @@ from typing import Any
 from webmdp.core.model import EntityView, Observation, World
 from webmdp.core.spec import Action, SurfaceKind
 from webmdp.errors import InvalidAction, require
+from webmdp.sites._common.tasklib import browse, record, view, views
 from webmdp.sites.accommodation import catalog as C
-from webmdp.sites.accommodation.available import available_actions
 from webmdp.sites.accommodation.pricing import nights, parse_day, quote, short_range
 from webmdp.sites.accommodation.state import AccommodationState as S
 from webmdp.sites.accommodation.state import Reservation
@@ -36,11 +36,11 @@ def transition(s: S, a: Action, world: World) -> S:
         require(name in ("ConfirmBooking", "CancelCheckout"),
               f"{name}: confirm and pay, or cancel the checkout first")
     if name == C.CATALOG.search:
-        nxt = _listing(s, a, world)
-        return nxt.replace(surface="SearchResults", focus=None, amenities_open=False)
+        return browse(C.CATALOG, s, a, world).replace(surface="SearchResults", focus=None,
+                                                      amenities_open=False)
     if C.CATALOG.handles(name):
         require(surf == "SearchResults", f"{name}: only on search results")
-        return _listing(s, a, world)
+        return browse(C.CATALOG, s, a, world)
     if name == "ViewListing":
         lid = p["listing_id"]
         require(lid in _listable(s, world), f"ViewListing: {lid} is not on this page")
@@ -81,12 +81,6 @@ def transition(s: S, a: Action, world: World) -> S:
     raise InvalidAction(f"unknown action {name!r}")
 
 
-def _listing(s: S, a: Action, world: World) -> S:
-    nxt = C.CATALOG.transition(s, a, world)
-    assert isinstance(nxt, S)
-    return nxt
-
-
 def _stay(world: World, lid: str, p: dict[str, Any]) -> tuple[str, str, str, int]:
     cin, cout, guests = str(p["check_in"]).strip(), str(p["check_out"]).strip(), int(p["guests"])
     listing = world.entities[lid]
@@ -111,36 +105,31 @@ def _listable(s: S, world: World) -> tuple[str, ...]:
     return ()
 
 
-def _view(world: World, lid: str, fields: tuple[str, ...]) -> EntityView:
-    e = world.entities[lid]
-    return EntityView(lid, {f: e[f] for f in fields})
-
-
 def observe(s: S, world: World) -> Observation:
     """Project the state onto what the page shows."""
     ctx: dict[str, Any] = {"query": s.query, "notice": s.notice,
                            "trips_count": sum(r[5] in _ACTIVE for r in s.reservations)}
     entities: tuple[EntityView, ...] = ()
     if s.surface == "SearchResults":
-        entities = tuple(_view(world, i, CARD_FIELDS) for i in C.CATALOG.visible(world, s))
+        entities = views(world, C.CATALOG.visible(world, s), CARD_FIELDS)
         ctx.update(C.CATALOG.context(s, world))
     elif s.surface == "ListingDetail" and s.focus:
         listing = world.entities[s.focus]
         fields = CARD_FIELDS + (DETAIL_FIELDS if s.amenities_open else _DETAIL_COLLAPSED)
-        entities = (_view(world, s.focus, fields),)
+        entities = (view(world, s.focus, fields),)
         ctx.update(amenities_open=s.amenities_open, amenity_count=len(listing["amenities"]),
                    amenity_preview=listing["amenities"][: C.PREVIEW], origin=s.origin,
                    policy_text=C.POLICY_TEXT[listing["cancellation_policy"]],
                    state_name=C.STATES[listing["city"]])
     elif s.surface == "Checkout" and s.draft:
         lid, cin, cout, guests = s.draft
-        entities = (_view(world, lid, CHECKOUT_FIELDS),)
+        entities = (view(world, lid, CHECKOUT_FIELDS),)
         ctx.update(check_in=cin, check_out=cout, guests=guests, dates=short_range(cin, cout),
                    policy_text=C.POLICY_TEXT[world.entities[lid]["cancellation_policy"]],
                    **quote(world.entities[lid], cin, cout))
     elif s.surface == "Reservations":
         ids = _listable(s, world)
-        entities = tuple(_view(world, i, STAY_FIELDS) for i in ids)
+        entities = views(world, ids, STAY_FIELDS)
         ctx["trips"] = [_trip(r, world) for r in s.reservations]
     kind = SURFACE_KINDS[s.surface]
     return Observation(s.surface, kind, entities, available_actions(s, world), ctx)
@@ -151,6 +140,33 @@ def _trip(r: Reservation, world: World) -> dict[str, Any]:
     return {"id": rid, "listing": lid, "check_in": cin, "check_out": cout, "guests": guests,
             "status": status, "dates": short_range(cin, cout),
             "total": quote(world.entities[lid], cin, cout)["total"]}
+
+
+def available_actions(s: S, world: World) -> tuple[Action, ...]:
+    surf = s.surface
+    if surf == "Checkout":
+        return (Action("ConfirmBooking"), Action("CancelCheckout"))
+    out: list[Action] = [Action("Search")]
+    if surf != "Reservations":
+        out.append(Action("OpenTrips"))
+    if surf == "SearchResults":
+        out += C.CATALOG.available(s, world)
+        out += [Action("ViewListing", {"listing_id": i}) for i in C.CATALOG.visible(world, s)]
+    elif surf == "ListingDetail" and s.focus:
+        out.append(Action("CloseListing"))
+        if not s.amenities_open and len(world.entities[s.focus]["amenities"]) > C.PREVIEW:
+            out.append(Action("ShowAllAmenities"))
+        out.append(Action("BookListing"))
+    elif surf == "Reservations":
+        out.append(Action("BackToSearch"))
+        seen: list[str] = []
+        for rid, lid, *_rest, status in s.reservations:
+            if lid not in seen:
+                seen.append(lid)
+                out.append(Action("ViewListing", {"listing_id": lid}))
+            if status in _ACTIVE:
+                out.append(Action("CancelReservation", {"reservation_id": rid}))
+    return tuple(out)
 
 
 def facts(s: S) -> dict[str, Any]:
@@ -166,10 +182,9 @@ def facts(s: S) -> dict[str, Any]:
         "checkout.abandoned": [a[0] for a in s.abandoned],
     }
     if made:
-        keys = ("id", "listing", "check_in", "check_out", "guests", "status")
-        out.update({f"booking.{k}": v for k, v in zip(keys, made[-1], strict=True)})
+        out.update(record("booking", ("id", "listing", "check_in", "check_out", "guests",
+                                      "status"), made[-1]))
     if s.abandoned:
-        last = s.abandoned[-1]
-        out.update({f"abandoned.{k}": v for k, v in
-                    zip(("listing", "check_in", "check_out", "guests"), last, strict=True)})
+        out.update(record("abandoned", ("listing", "check_in", "check_out", "guests"),
+                          s.abandoned[-1]))
     return out

@@ -4,22 +4,14 @@ row "Accommodation", Table 5, Table 7; template Table 20)."""
 from __future__ import annotations
 
 from webmdp.core.model import State, World
-from webmdp.core.spec import (
-    ActionSpec,
-    ParamSpec,
-    SkillCategory,
-    SurfaceKind,
-    SurfaceSpec,
-    VisibilitySpec,
-    declare_action,
-)
+from webmdp.core.spec import ActionSpec, ParamSpec, SurfaceKind, SurfaceSpec, declare_action
 from webmdp.sites._common.site import ModularSite, SiteLogic
+from webmdp.sites._common.tasklib import CO, INS, NAV, shown
 from webmdp.sites.accommodation import mdp
 from webmdp.sites.accommodation.catalog import CATALOG
 from webmdp.sites.accommodation.state import AccommodationState
 from webmdp.sites.accommodation.world import CARD_FIELDS, DETAIL_FIELDS, generate_world
 
-NAV, INS, CO = SkillCategory.NAVIGATE, SkillCategory.INSPECT, SkillCategory.COMMIT
 _a = declare_action
 
 ACTIONS: tuple[ActionSpec, ...] = (
@@ -52,16 +44,9 @@ class AccommodationSite(ModularSite[AccommodationState]):
         SurfaceSpec("Reservations", SurfaceKind.COMMIT, "trips with cancellation"),
     )
     actions = ACTIONS
-    visibility = VisibilitySpec(
-        card_fields=CARD_FIELDS,
-        detail_fields=DETAIL_FIELDS,
-        surface_fields={
-            "SearchResults": frozenset(CARD_FIELDS),
-            "ListingDetail": frozenset(CARD_FIELDS + DETAIL_FIELDS),
-            "Checkout": frozenset(mdp.CHECKOUT_FIELDS),
-            "Reservations": frozenset(mdp.STAY_FIELDS),
-        },
-    )
+    visibility = shown(CARD_FIELDS, DETAIL_FIELDS, SearchResults=CARD_FIELDS,
+                       ListingDetail=CARD_FIELDS + DETAIL_FIELDS, Checkout=mdp.CHECKOUT_FIELDS,
+                       Reservations=mdp.STAY_FIELDS)
 
     state_class = AccommodationState
     back_actions = {"ListingDetail": "CloseListing", "Checkout": "CancelCheckout"}

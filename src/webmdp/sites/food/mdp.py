@@ -1,16 +1,18 @@
-"""Food Delivery transition function (pure): listing, restaurant page, item modal, cart,
-checkout, order status."""
+"""Food Delivery transition, observation and facts (pure): listing, restaurant page, item
+modal, cart, checkout, order status."""
 
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Any
 
-from webmdp.core.model import Entity, World
-from webmdp.core.spec import Action
+from webmdp.core.model import Entity, EntityView, Observation, World
+from webmdp.core.spec import Action, SurfaceKind
 from webmdp.errors import InvalidAction, require
+from webmdp.sites._common.tasklib import browse, view, views
 from webmdp.sites.food import vocab as V
-from webmdp.sites.food.catalog import CATALOG
 from webmdp.sites.food.state import CartLine, FoodState, Picks
+from webmdp.sites.food.world import ITEM_DETAIL, MENU_LINE, RESTAURANT_CARD, RESTAURANT_DETAIL
 
 HEADER_SURFACES = ("RestaurantList", "RestaurantDetail", "Cart")
 MAX_QTY = 20
@@ -43,13 +45,13 @@ def home(s: FoodState) -> FoodState:
 
 def transition(s: FoodState, a: Action, world: World) -> FoodState:
     name, p, surf = a.name, a.params, s.surface
-    if name == CATALOG.search:
+    if name == V.CATALOG.search:
         require(surf in HEADER_SURFACES, "Search: no search box here")
         s = s.replace(surface="RestaurantList", focus=None, store="", picks=())
-        return _listing(s, a, world)
-    if CATALOG.handles(name):
+        return browse(V.CATALOG, s, a, world)
+    if V.CATALOG.handles(name):
         require(surf == "RestaurantList", f"{name}: only on the restaurant list")
-        return _listing(s, a, world)
+        return browse(V.CATALOG, s, a, world)
     if name == "GoHome":
         require(surf != "MenuItemDetail", "GoHome: close the item first")
         return home(s)
@@ -61,16 +63,10 @@ def transition(s: FoodState, a: Action, world: World) -> FoodState:
     raise InvalidAction(f"unknown action {name!r}")
 
 
-def _listing(s: FoodState, a: Action, world: World) -> FoodState:
-    out = CATALOG.transition(s, a, world)
-    assert isinstance(out, FoodState)
-    return out
-
-
 def _open_restaurant(s: FoodState, p: dict, world: World) -> FoodState:
     rid = p["restaurant_id"]
     require(s.surface == "RestaurantList", "OpenRestaurant: not on the restaurant list")
-    require(rid in CATALOG.visible(world, s), f"OpenRestaurant: {rid} is not on this page")
+    require(rid in V.CATALOG.visible(world, s), f"OpenRestaurant: {rid} is not on this page")
     return s.replace(surface="RestaurantDetail", focus=rid, store=rid, picks=())
 
 
@@ -176,3 +172,133 @@ _HANDLERS = {
     "ProceedToCheckout": _checkout, "SetFulfillment": _set_fulfillment,
     "SetDeliveryTime": _set_time, "PlaceOrder": _place_order,
 }
+
+
+SURFACE_KINDS = {
+    "RestaurantList": SurfaceKind.CARD, "RestaurantDetail": SurfaceKind.DETAIL,
+    "MenuItemDetail": SurfaceKind.DETAIL, "Cart": SurfaceKind.OTHER,
+    "Checkout": SurfaceKind.COMMIT, "OrderStatus": SurfaceKind.COMMIT,
+}
+SERVICE_FEE_RATE = 0.1
+
+
+def available(s: FoodState, world: World) -> tuple[Action, ...]:
+    surf = s.surface
+    out: list[Action] = []
+    if surf in HEADER_SURFACES:
+        out += [Action("Search"), Action("OpenCart")]
+    if surf != "MenuItemDetail":
+        out.append(Action("GoHome"))
+    if surf == "RestaurantList":
+        out += V.CATALOG.available(s, world)
+        out += [Action("OpenRestaurant", {"restaurant_id": r})
+                for r in V.CATALOG.visible(world, s)]
+    elif surf == "RestaurantDetail":
+        out.append(Action("BackToRestaurants"))
+        for i in menu_ids(world, s.store):
+            out += [Action("OpenItem", {"item_id": i}), Action("QuickAdd", {"item_id": i})]
+    elif surf == "MenuItemDetail":
+        item = world.entities[s.focus or ""]
+        out.append(Action("CloseItem"))
+        out += [Action("SelectOption", {"group": g, "choice": c})
+                for g, choices in item["options"] for c in choices]
+        out.append(Action("AddToCart"))
+    elif surf == "Cart":
+        out.append(Action("BackToRestaurants"))
+        for ln in s.cart:
+            out += [Action("UpdateQuantity", {"item_id": ln[0]}),
+                    Action("RemoveFromCart", {"item_id": ln[0]})]
+        if s.cart:
+            out.append(Action("ProceedToCheckout"))
+    elif surf == "Checkout":
+        out.append(Action("OpenCart"))
+        out += [Action("SetFulfillment", {"mode": m}) for m in V.FULFILLMENT]
+        out += [Action("SetDeliveryTime", {"slot": t}) for t in V.DELIVERY_TIMES]
+        out.append(Action("PlaceOrder"))
+    return tuple(out)
+
+
+def _store_views(world: World, rid: str, focus: str | None = None) -> list[EntityView]:
+    return [view(world, rid, RESTAURANT_CARD + RESTAURANT_DETAIL),
+            *(view(world, i, MENU_LINE + (ITEM_DETAIL if i == focus else ()))
+              for i in menu_ids(world, rid))]
+
+
+def _sections(world: World, rid: str) -> list[list[Any]]:
+    out: list[list[Any]] = []
+    for i in menu_ids(world, rid):
+        sec = world.entities[i]["section"]
+        if not out or out[-1][0] != sec:
+            out.append([sec, []])
+        out[-1][1].append(i)
+    return out
+
+
+def _lines(world: World,
+           lines: tuple[CartLine, ...]) -> tuple[list[EntityView], dict[str, Any]]:
+    ents: list[EntityView] = []
+    rows: list[dict[str, Any]] = []
+    for iid, qty, picks, rid in lines:
+        if rid not in [v.id for v in ents]:
+            ents.append(view(world, rid, ("name", "delivery_fee")))
+        ents.append(view(world, iid, MENU_LINE))
+        each = unit_price(world.entities[iid], picks)
+        rows.append({"item": iid, "restaurant": rid, "qty": qty,
+                     "options": [list(p) for p in picks], "each": each,
+                     "total": round(each * qty, 2)})
+    sub = round(sum(r["total"] for r in rows), 2)
+    fee = max((world.entities[r]["delivery_fee"] for _, _, _, r in lines), default=0.0)
+    service = round(sub * SERVICE_FEE_RATE, 2)
+    return ents, {"lines": rows, "subtotal": sub, "delivery_fee": fee, "service_fee": service,
+                  "count": sum(r["qty"] for r in rows)}
+
+
+def observe(s: FoodState, world: World) -> Observation:
+    ctx: dict[str, Any] = {"cart_count": sum(ln[1] for ln in s.cart), "query": s.query}
+    ents: list[EntityView] = []
+    surf = s.surface
+    if surf == "RestaurantList":
+        ents = list(views(world, V.CATALOG.visible(world, s), RESTAURANT_CARD))
+        ctx.update(V.CATALOG.context(s, world))
+        ctx["cuisines"] = list(V.CUISINES)
+    elif surf in ("RestaurantDetail", "MenuItemDetail"):
+        ents = _store_views(world, s.store, s.focus if surf == "MenuItemDetail" else None)
+        ctx["sections"] = _sections(world, s.store)
+        ctx["store"] = s.store
+        if surf == "MenuItemDetail":
+            ctx["item"] = s.focus
+            ctx["picked"] = dict(s.picks)
+            ctx["extras"] = {c: V.EXTRA[c] for _, cs in world.entities[s.focus or ""]["options"]
+                             for c in cs if c in V.EXTRA}
+            ctx["unit_price"] = unit_price(world.entities[s.focus or ""], s.picks)
+    elif surf in ("Cart", "Checkout"):
+        ents, totals = _lines(world, s.cart)
+        ctx.update(totals)
+        ctx.update(fulfillment=s.fulfillment, when=s.when)
+    elif surf == "OrderStatus":
+        ents, totals = _lines(world, s.order)
+        ctx.update(totals)
+        ctx.update(address=s.order_address, tip=s.order_tip, fulfillment=s.order_fulfillment,
+                   when=s.order_when)
+    if surf in ("Checkout", "OrderStatus"):
+        ctx["tips"] = list(V.TIPS)
+        ctx["times"] = list(V.DELIVERY_TIMES)
+    return Observation(surf, SURFACE_KINDS[surf], tuple(ents), available(s, world), ctx)
+
+
+def facts(s: FoodState) -> dict[str, Any]:
+    """Cart and order contents (items, restaurants, quantity and options per item) and the
+    order's address, tip, fulfillment and time."""
+    out: dict[str, Any] = {
+        "surface": s.surface, "order.placed": bool(s.order), "order.address": s.order_address,
+        "order.tip": s.order_tip, "order.fulfillment": s.order_fulfillment,
+        "order.time": s.order_when,
+    }
+    for prefix, lines in (("cart", s.cart), ("order", s.order)):
+        out[f"{prefix}.items"] = [ln[0] for ln in lines]
+        out[f"{prefix}.restaurants"] = list(dict.fromkeys(ln[3] for ln in lines))
+        for iid, qty, picks, _ in lines:
+            out[f"{prefix}.qty.{iid}"] = qty
+            for g, c in picks:
+                out[f"{prefix}.option.{iid}.{g}"] = c
+    return out

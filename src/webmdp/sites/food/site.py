@@ -2,36 +2,19 @@
 
 from __future__ import annotations
 
-from webmdp.core.spec import (
-    ActionSpec,
-    ParamSpec,
-    SkillCategory,
-    SurfaceKind,
-    SurfaceSpec,
-    VisibilitySpec,
-    declare_action,
-)
+from webmdp.core.spec import ActionSpec, ParamSpec, SurfaceKind, SurfaceSpec, declare_action
 from webmdp.sites._common.site import ModularSite, SiteLogic
-from webmdp.sites.food import mdp, observe
+from webmdp.sites._common.tasklib import CO, INS, NAV, shown
+from webmdp.sites.food import mdp
 from webmdp.sites.food import vocab as V
-from webmdp.sites.food.catalog import CATALOG
+from webmdp.sites.food import world as W
 from webmdp.sites.food.state import FoodState
-from webmdp.sites.food.world import (
-    CARD_FIELDS,
-    DETAIL_FIELDS,
-    ITEM_DETAIL,
-    MENU_LINE,
-    RESTAURANT_CARD,
-    RESTAURANT_DETAIL,
-    generate_world,
-)
 
-NAV, INS, CO = SkillCategory.NAVIGATE, SkillCategory.INSPECT, SkillCategory.COMMIT
 ITEM = ParamSpec("item_id", "entity")
 _a = declare_action
 
 ACTIONS: tuple[ActionSpec, ...] = (
-    *CATALOG.action_specs(),
+    *V.CATALOG.action_specs(),
     _a("GoHome", "site_navigation", NAV, doc="the logo: back to the home feed"),
     _a("OpenRestaurant", "restaurant_inspection", INS,
        ParamSpec("restaurant_id", "entity")),
@@ -53,7 +36,7 @@ ACTIONS: tuple[ActionSpec, ...] = (
        ParamSpec("tip", "choice", V.TIPS, text=True)),
 )
 
-_LINE = frozenset({"name", "price", "section", "delivery_fee"})
+_LINE = ("name", "price", "section", "delivery_fee")
 
 
 class FoodSite(ModularSite[FoodState]):
@@ -71,20 +54,13 @@ class FoodSite(ModularSite[FoodState]):
         SurfaceSpec("OrderStatus", SurfaceKind.COMMIT, "the placed order's tracker"),
     )
     actions = ACTIONS
-    visibility = VisibilitySpec(
-        card_fields=CARD_FIELDS,
-        detail_fields=DETAIL_FIELDS,
-        surface_fields={
-            "RestaurantList": frozenset(RESTAURANT_CARD),
-            "RestaurantDetail": frozenset(RESTAURANT_CARD + RESTAURANT_DETAIL + MENU_LINE),
-            "MenuItemDetail": frozenset(RESTAURANT_CARD + RESTAURANT_DETAIL + MENU_LINE
-                                        + ITEM_DETAIL),
-            "Cart": _LINE, "Checkout": _LINE, "OrderStatus": _LINE,
-        },
-    )
+    visibility = shown(W.CARD_FIELDS, W.DETAIL_FIELDS, RestaurantList=W.RESTAURANT_CARD,
+                       RestaurantDetail=W.RESTAURANT_CARD + W.RESTAURANT_DETAIL + W.MENU_LINE,
+                       MenuItemDetail=W.RESTAURANT_CARD + W.RESTAURANT_DETAIL + W.MENU_LINE
+                       + W.ITEM_DETAIL, Cart=_LINE, Checkout=_LINE, OrderStatus=_LINE)
 
     state_class = FoodState
     start_surface = "RestaurantList"
     back_actions = {"RestaurantDetail": "BackToRestaurants", "MenuItemDetail": "CloseItem",
                     "Cart": "BackToRestaurants", "Checkout": "OpenCart"}
-    logic = SiteLogic(generate_world, mdp.transition, observe.observe, observe.facts)
+    logic = SiteLogic(W.generate_world, mdp.transition, mdp.observe, mdp.facts)

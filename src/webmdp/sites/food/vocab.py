@@ -5,6 +5,8 @@ Plain data (WebSTEP E.2 world generation draws from it); nothing here knows abou
 
 from __future__ import annotations
 
+from webmdp.sites._common.catalog import Catalog, Facet, Sort
+
 CUISINES: tuple[str, ...] = ("Thai", "Italian", "Mexican", "Japanese", "Indian", "Chinese",
                              "American", "Mediterranean")
 GLYPH = {"Thai": "\U0001F35C", "Italian": "\U0001F355", "Mexican": "\U0001F32E",
@@ -195,3 +197,29 @@ ADDRESSES: tuple[str, ...] = ("1455 Market St, Apt 4B", "220 Dolores St", "88 Ki
                               "3021 Fillmore St", "745 Clement St, Apt 2",
                               "1600 Haight St", "501 Folsom St, Unit 1205",
                               "2398 Mission St", "47 Lapidge St", "1290 Sutter St, Apt 7")
+
+# The restaurant listing: search box, facets, sort orders, paging (site toolkit).
+CATALOG = Catalog(
+    surface="RestaurantList",
+    search_fields=("name", "cuisine", "dishes"),
+    facets=(
+        Facet("cuisine", "Cuisine", "one", "SetCuisine", "cuisine_filtering",
+              options=CUISINES),
+        Facet("price", "Price", "any", "TogglePriceLevel", "price_filtering",
+              options=PRICE_LEVELS),
+        Facet("diets", "Dietary", "all", "ToggleDietary", "dietary_filtering",
+              options=DIETS, param="diet", option_labels=DIET_LABELS),
+        Facet("rating", "Rating", "min", "SetMinRating", "attribute_filtering",
+              options=RATING_STEPS, option_labels={r: f"{r}+ \u2605" for r in RATING_STEPS}),
+        Facet("fast", "Under 30 min", "flag", "ToggleFastDelivery", "attribute_filtering"),
+        Facet("free", "$0 delivery fee", "flag", "ToggleFreeDelivery", "attribute_filtering"),
+    ),
+    sorts=(
+        Sort("recommended", "Recommended", key=lambda e: 0),
+        Sort("rating", "Rating", key=lambda e: -e["rating"]),
+        Sort("delivery_time", "Delivery time", key=lambda e: e["delivery_time"]),
+        Sort("delivery_fee", "Delivery fee", key=lambda e: e["delivery_fee"]),
+    ),
+    page_size=12,
+    prefix="RST-",
+)

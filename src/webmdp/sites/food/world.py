@@ -78,12 +78,16 @@ def _menu(rng: random.Random, r: Entity, pinned: list[Entity],
     return menu
 
 
+def restaurant_name(rng: random.Random, cuisine: str) -> str:
+    return f"{rng.choice(V.NAME_HEADS[cuisine])} {rng.choice(V.NAME_TAILS[cuisine])}"
+
+
 def complete_restaurant(p: Entity, rng: random.Random, used: set[str]) -> Entity:
     """Fill a restaurant's missing attributes; its name is unique unless pinned."""
     cuisine = p.get("cuisine") or rng.choice(V.CUISINES)
     name = p.get("name")
     while not name or (name in used and "name" not in p):
-        name = f"{rng.choice(V.NAME_HEADS[cuisine])} {rng.choice(V.NAME_TAILS[cuisine])}"
+        name = restaurant_name(rng, cuisine)
     used.add(name)
     street = p.get("street") or rng.choice(V.STREETS)
     closes = p.get("closes") or rng.choice(V.CLOSING)

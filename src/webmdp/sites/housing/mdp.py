@@ -8,9 +8,8 @@ from typing import Any
 from webmdp.core.model import EntityView, Observation, World
 from webmdp.core.spec import Action, SurfaceKind
 from webmdp.errors import InvalidAction, require
+from webmdp.sites._common.tasklib import browse, record, view, views
 from webmdp.sites.housing import vocab as V
-from webmdp.sites.housing.available import available_actions
-from webmdp.sites.housing.catalog import CATALOG
 from webmdp.sites.housing.state import HousingState as S
 from webmdp.sites.housing.world import AGENT_FIELDS, CARD_FIELDS, DETAIL_FIELDS
 
@@ -30,11 +29,9 @@ def transition(s: S, a: Action, world: World) -> S:
     name, surf = a.name, s.surface
     require(surf != "TourRequest" or name in ("SubmitTourRequest", "CancelTour"),
           f"{name}: finish or cancel the tour request first")
-    if CATALOG.handles(name):
+    if V.CATALOG.handles(name):
         require(surf == "SearchResults" or name in _ANYWHERE, f"{name}: only on search results")
-        listed = CATALOG.transition(s, a, world)
-        assert isinstance(listed, S)
-        return _leave(listed, "SearchResults")
+        return _leave(browse(V.CATALOG, s, a, world), "SearchResults")
     handler = _HANDLERS.get(name)
     if handler is None:
         raise InvalidAction(f"unknown action {name!r}")
@@ -44,7 +41,7 @@ def transition(s: S, a: Action, world: World) -> S:
 def _open_property(s: S, p: dict[str, Any], world: World) -> S:
     pid = p["property_id"]
     listed = s.saved if s.surface == "SavedHomes" else (
-        CATALOG.visible(world, s) if s.surface == "SearchResults" else ())
+        V.CATALOG.visible(world, s) if s.surface == "SearchResults" else ())
     require(pid in listed, f"OpenProperty: {pid} is not on this page")
     return s.replace(surface="PropertyDetail", focus=pid, origin=s.surface, agent_open=False,
                      comparing=False)
@@ -67,7 +64,7 @@ def _listed_here(s: S, pid: str, world: World) -> bool:
         return pid == s.focus
     if s.surface == "SavedHomes":
         return pid in s.saved
-    return s.surface == "SearchResults" and pid in CATALOG.visible(world, s)
+    return s.surface == "SearchResults" and pid in V.CATALOG.visible(world, s)
 
 
 def _save(s: S, p: dict[str, Any], world: World) -> S:
@@ -141,11 +138,6 @@ _HANDLERS = {
 }
 
 
-def _view(world: World, pid: str, fields: tuple[str, ...]) -> EntityView:
-    e = world.entities[pid]
-    return EntityView(pid, {f: e[f] for f in fields})
-
-
 _DETAIL_CLOSED = tuple(f for f in DETAIL_FIELDS if f not in AGENT_FIELDS)
 
 
@@ -155,13 +147,13 @@ def observe(s: S, world: World) -> Observation:
                            "listing": s.filter("listing") or ""}
     entities: tuple[EntityView, ...] = ()
     if s.surface == "SearchResults":
-        entities = tuple(_view(world, i, CARD_FIELDS) for i in CATALOG.visible(world, s))
-        ctx.update(CATALOG.context(s, world))
+        entities = views(world, V.CATALOG.visible(world, s), CARD_FIELDS)
+        ctx.update(V.CATALOG.context(s, world))
     elif s.surface in ("PropertyDetail", "TourRequest") and s.focus:
         fields = CARD_FIELDS + (DETAIL_FIELDS if s.agent_open else _DETAIL_CLOSED)
         if s.surface == "TourRequest":
             fields = CARD_FIELDS
-        entities = (_view(world, s.focus, fields),)
+        entities = (view(world, s.focus, fields),)
         ctx.update(agent_open=s.agent_open, origin=s.origin,
                    tour=next((list(t) for t in reversed(s.tours) if t[0] == s.focus), None),
                    message=next((list(m) for m in reversed(s.messages) if m[0] == s.focus),
@@ -169,10 +161,41 @@ def observe(s: S, world: World) -> Observation:
                    tour_times=list(V.TOUR_TIMES), tour_first=V.TOUR_FIRST_DAY,
                    tour_last=V.TOUR_LAST_DAY)
     elif s.surface == "SavedHomes":
-        entities = tuple(_view(world, i, CARD_FIELDS) for i in s.saved)
+        entities = views(world, s.saved, CARD_FIELDS)
         ctx["comparing"] = s.comparing
     return Observation(s.surface, SURFACE_KINDS[s.surface], entities,
                        available_actions(s, world), ctx)
+
+
+def _heart(s: S, pid: str) -> Action:
+    return Action("UnsaveHome" if pid in s.saved else "SaveHome", {"property_id": pid})
+
+
+def available_actions(s: S, world: World) -> tuple[Action, ...]:
+    if s.surface == "TourRequest":
+        return (Action("SubmitTourRequest"), Action("CancelTour"))
+    out = [Action("Search")]
+    if s.surface != "SearchResults":
+        out += [Action("SetListingType", {"listing_type": t}) for t in V.LISTING_TYPES]
+    if s.surface != "SavedHomes":
+        out.append(Action("OpenSavedHomes"))
+    if s.surface == "SearchResults":
+        out += V.CATALOG.available(s, world)
+        for pid in V.CATALOG.visible(world, s):
+            out += [Action("OpenProperty", {"property_id": pid}), _heart(s, pid)]
+    elif s.surface == "PropertyDetail" and s.focus:
+        if s.origin == "SearchResults":
+            out.append(Action("BackToResults"))
+        if not s.agent_open:
+            out.append(Action("ShowListingAgent"))
+        out += [_heart(s, s.focus), Action("RequestTour"), Action("ContactAgent")]
+    elif s.surface == "SavedHomes":
+        out.append(Action("BackToResults"))
+        if len(s.saved) > 1:
+            out.append(Action("CompareHomes"))
+        for pid in s.saved:
+            out += [Action("OpenProperty", {"property_id": pid}), _heart(s, pid)]
+    return tuple(out)
 
 
 def facts(s: S) -> dict[str, Any]:
@@ -181,9 +204,7 @@ def facts(s: S) -> dict[str, Any]:
                            "toured": [t[0] for t in s.tours],
                            "contacted": [m[0] for m in s.messages]}
     if s.tours:
-        for k, v in zip(("property", "date", "time", "name", "phone"), s.tours[-1], strict=True):
-            out[f"tour.{k}"] = v
+        out.update(record("tour", ("property", "date", "time", "name", "phone"), s.tours[-1]))
     if s.messages:
-        for k, v in zip(("property", "name", "phone", "message"), s.messages[-1], strict=True):
-            out[f"contact.{k}"] = v
+        out.update(record("contact", ("property", "name", "phone", "message"), s.messages[-1]))
     return out

@@ -4,23 +4,14 @@ sale and for rent (WebSTEP Tables 4, 5 and 8, row "Housing")."""
 from __future__ import annotations
 
 from webmdp.core.model import State, World
-from webmdp.core.spec import (
-    Action,
-    ActionSpec,
-    ParamSpec,
-    SkillCategory,
-    SurfaceKind,
-    SurfaceSpec,
-    VisibilitySpec,
-    declare_action,
-)
+from webmdp.core.spec import Action, ActionSpec, ParamSpec, SurfaceKind, SurfaceSpec, declare_action
 from webmdp.sites._common.site import ModularSite, SiteLogic
+from webmdp.sites._common.tasklib import CO, INS, NAV, shown
 from webmdp.sites.housing import mdp
-from webmdp.sites.housing.catalog import CATALOG
 from webmdp.sites.housing.state import HousingState
+from webmdp.sites.housing.vocab import CATALOG
 from webmdp.sites.housing.world import CARD_FIELDS, DETAIL_FIELDS, generate_world
 
-NAV, INS, CO = SkillCategory.NAVIGATE, SkillCategory.INSPECT, SkillCategory.COMMIT
 PID = ParamSpec("property_id", "entity")
 _a = declare_action
 
@@ -60,16 +51,9 @@ class HousingSite(ModularSite[HousingState]):
         SurfaceSpec("TourRequest", SurfaceKind.COMMIT, "tour date, time and contact details"),
     )
     actions = ACTIONS
-    visibility = VisibilitySpec(
-        card_fields=CARD_FIELDS,
-        detail_fields=DETAIL_FIELDS,
-        surface_fields={
-            "SearchResults": frozenset(CARD_FIELDS),
-            "PropertyDetail": frozenset(CARD_FIELDS + DETAIL_FIELDS),
-            "SavedHomes": frozenset(CARD_FIELDS),
-            "TourRequest": frozenset(CARD_FIELDS),
-        },
-    )
+    visibility = shown(CARD_FIELDS, DETAIL_FIELDS, SearchResults=CARD_FIELDS,
+                       PropertyDetail=CARD_FIELDS + DETAIL_FIELDS, SavedHomes=CARD_FIELDS,
+                       TourRequest=CARD_FIELDS)
 
     state_class = HousingState
     logic = SiteLogic(generate_world, mdp.transition, mdp.observe, mdp.facts)

@@ -1,6 +1,9 @@
-"""Static vocabulary of the Housing world: cities, streets, home types, agents, tour slots."""
+"""Static vocabulary of the Housing world (cities, streets, home types, agents, tour slots) and its
+listing catalogue: search box, Zillow-style filter bar, sort orders."""
 
 from __future__ import annotations
+
+from webmdp.sites._common.catalog import Catalog, Facet, Sort
 
 CITIES: dict[str, tuple[str, str]] = {
     "Austin": ("TX", "787"), "Denver": ("CO", "802"), "Portland": ("OR", "972"),
@@ -59,3 +62,37 @@ PHOTO_PALETTE = ("#c7d9e8", "#d8cfc0", "#cfe0c8", "#e6d3c3", "#d3d6e8", "#e3dcc2
                  "#e2cfd4")
 PAGE_SIZE = 12
 N_PROPERTIES = 40
+
+
+_BEDS = {b: f"{b}+" for b in BEDS}
+_BATHS = {b: f"{b}+" for b in BATHS}
+
+CATALOG = Catalog(
+    surface="SearchResults",
+    search_fields=("address", "city", "home_type"),
+    facets=(
+        Facet("listing", "Listing type", "one", "SetListingType", "attribute_filtering",
+              field="listing_type", options=LISTING_TYPES, param="listing_type",
+              option_labels=dict(LISTING_LABELS)),
+        Facet("price", "Price", "range", "SetPriceRange", "price_filtering", unit="$"),
+        Facet("beds", "Bedrooms", "min", "SetMinBeds", "beds_filtering", options=BEDS,
+              option_labels=_BEDS),
+        Facet("baths", "Bathrooms", "min", "SetMinBaths", "baths_filtering", options=BATHS,
+              option_labels=_BATHS),
+        Facet("home_type", "Home type", "any", "ToggleHomeType", "type_filtering",
+              options=HOME_TYPES),
+        Facet("sqft", "Square feet", "range", "SetSqftRange", "sqft_filtering", unit="sqft"),
+        Facet("garage", "Has garage", "flag", "ToggleGarage", "attribute_filtering",
+              field="has_garage"),
+        Facet("pets", "Pets allowed", "flag", "TogglePetsAllowed", "attribute_filtering",
+              field="pets_ok"),
+    ),
+    sorts=(
+        Sort("homes_for_you", "Homes for You", lambda e: -e["popularity"]),
+        Sort("price_asc", "Price (Low to High)", lambda e: e["price"]),
+        Sort("price_desc", "Price (High to Low)", lambda e: -e["price"]),
+        Sort("beds", "Bedrooms", lambda e: -e["beds"]),
+        Sort("sqft", "Square Feet", lambda e: -e["sqft"]),
+    ),
+    page_size=PAGE_SIZE,
+)

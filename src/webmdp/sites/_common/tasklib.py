@@ -1,0 +1,149 @@
+"""Task-template machinery of the catalogue sites (accommodation, housing, food): a template
+finds one entity of a group and commits on it (WebSTEP H.1, E.3), plus the observe and fact
+helpers their MDPs repeat.
+
+A :class:`FindTemplate` subclass says only what is its own:
+
+* ``pins(rng, k)``: the pinned entities (target, ``k`` hard negatives, decoys) and the params;
+* ``sentence``: the instruction, a format string over the params and the site's ``words(p)``;
+* ``world(rng, pinned, p)``: the world spec;
+* ``keys`` (the params every entity of the group shares, also the first card fields), ``card``,
+  ``detail``, ``accepts(e, p)`` and ``best_by``: which entities satisfy the instruction;
+* ``reach(p, world)``: the E.3 stage-1 prefix; ``commit(d, world)``: what follows the target's
+  opening; ``verifier(d, world)``.
+
+The base class draws the draft, computes ``matches`` and builds the oracle: the prefix, the
+hard negatives ranked above the target (all of them for a comparison), the target, the commit.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import abstractmethod
+from collections.abc import Iterable
+from typing import Any, ClassVar, TypeVar, cast
+
+from webmdp.core.model import Entity, EntityView, World, WorldSpec
+from webmdp.core.site import Site
+from webmdp.core.spec import Action, SkillCategory, VisibilitySpec
+from webmdp.sites._common.catalog import BrowseState, Catalog, best, entities_where
+from webmdp.tasks.oracle import reach_and_explore
+from webmdp.tasks.template import Draft, TaskTemplate
+
+Params = dict[str, Any]
+Pins = tuple[tuple[Entity, ...], Params]
+S = TypeVar("S", bound=BrowseState)
+NAV, INS, CO = SkillCategory.NAVIGATE, SkillCategory.INSPECT, SkillCategory.COMMIT
+
+
+class FindTemplate(TaskTemplate):
+    """Find the one entity of a group the instruction describes, open it and commit."""
+
+    keys: ClassVar[tuple[str, ...]] = ()
+    card: ClassVar[tuple[str, ...]] = ()
+    detail: ClassVar[tuple[str, ...]] = ()
+    best_by: ClassVar[str] = ""
+    """When set, the accepted entities' extreme ``best_by`` wins (lowest unless ``highest``)."""
+    highest: ClassVar[bool] = False
+    open: ClassVar[Action]
+    back: ClassVar[Action]
+    param: ClassVar[str]
+    """The entity-id parameter of ``open``."""
+    inspect: ClassVar[tuple[Action, ...]] = ()
+    all_negatives: ClassVar[bool] = False
+    """A comparison: every hard negative is opened, not only those ranked above the target."""
+    sentence: ClassVar[str] = ""
+
+    @abstractmethod
+    def pins(self, rng: random.Random, k: int) -> Pins:
+        """The pinned entities and the task's params."""
+
+    def words(self, p: Params) -> Params:
+        """The params and the phrases a site's sentences share."""
+        return p
+
+    def instruction(self, p: Params) -> str:
+        return self.sentence.format(**self.words(p))
+
+    @abstractmethod
+    def world(self, rng: random.Random, pinned: tuple[Entity, ...], p: Params) -> WorldSpec:
+        """The world spec around the pinned entities."""
+
+    def draft(self, site: Site, rng: random.Random, hard_negatives: int) -> Draft:
+        pinned, p = self.pins(rng, hard_negatives)
+        return Draft(instruction=self.instruction(p), params=p, spec=self.world(rng, pinned, p),
+                     card_fields=(*self.keys, *self.card), detail_fields=self.detail)
+
+    def group(self, d: Draft, world: World) -> list[Entity]:
+        """The entities that share the group's ``keys``."""
+        return entities_where(world, **{k: d.params[k] for k in self.keys})
+
+    def accepts(self, e: Entity, p: Params) -> bool:
+        return True
+
+    def matches(self, d: Draft, world: World) -> list[str]:
+        ok = [e for e in self.group(d, world) if self.accepts(e, d.params)]
+        return best(ok, self.best_by, highest=self.highest) if self.best_by else \
+            [e["id"] for e in ok]
+
+    def reach(self, p: Params, world: World) -> list[Action]:
+        """E.3 stage 1: the searches, filters and sort that bring the group on screen."""
+        return []
+
+    def explore(self, d: Draft, world: World, site: Site) -> list[Action]:
+        """E.3 stages 1-2: the prefix, the hard negatives to visit, then the target."""
+        return reach_and_explore(site, world, d, self.reach(d.params, world),
+                                 open_action=self.open, back=self.back, entity_param=self.param,
+                                 inspect=self.inspect, all_negatives=self.all_negatives)
+
+    @abstractmethod
+    def commit(self, d: Draft, world: World) -> list[Action]:
+        """The actions after the target is open."""
+
+    def oracle(self, d: Draft, world: World, site: Site) -> list[Action]:
+        return [*self.explore(d, world, site), *self.commit(d, world)]
+
+
+def sort(order: str) -> Action:
+    return Action("SortBy", {"order": order})
+
+
+def filler(base: Entity, **extra: Any) -> Entity:
+    """A decoy like ``base`` that the instruction rules out on a card field."""
+    return {**base, "role": "filler", **extra}
+
+
+def spec(pinned: tuple[Entity, ...], total: int, *avoid: Entity) -> WorldSpec:
+    """``total`` entities: the pinned ones and fillers that differ from every ``avoid``."""
+    return WorldSpec(pinned, total - len(pinned), avoid=avoid)
+
+
+def distinct(rng: random.Random, pool: range, k: int, *, highest: bool) -> list[int]:
+    """``k`` distinct values, the extreme one first (the target's)."""
+    return sorted(rng.sample(pool, k), reverse=highest)
+
+
+def shown(card: tuple[str, ...], detail: tuple[str, ...],
+          **surfaces: tuple[str, ...] | frozenset[str]) -> VisibilitySpec:
+    """A site's card and detail fields, and the fields each surface renders."""
+    return VisibilitySpec(card, detail, {k: frozenset(v) for k, v in surfaces.items()})
+
+
+def view(world: World, eid: str, fields: tuple[str, ...]) -> EntityView:
+    """An entity as a surface shows it."""
+    e = world.entities[eid]
+    return EntityView(eid, {f: e[f] for f in fields})
+
+
+def views(world: World, ids: Iterable[str], fields: tuple[str, ...]) -> tuple[EntityView, ...]:
+    return tuple(view(world, i, fields) for i in ids)
+
+
+def browse(catalog: Catalog, s: S, a: Action, world: World) -> S:
+    """A listing action applied to a site state that mixes in the catalog's BrowseState."""
+    return cast(S, catalog.transition(s, a, world))
+
+
+def record(prefix: str, keys: tuple[str, ...], values: Iterable[Any]) -> dict[str, Any]:
+    """Facts ``{prefix}.{key}`` of one stored tuple (a booking, a tour request...)."""
+    return {f"{prefix}.{k}": v for k, v in zip(keys, values, strict=True)}
