@@ -12,12 +12,15 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar, cast
 
 from webmdp.core.model import Observation, State, World, WorldSpec
 from webmdp.core.site import Site
-from webmdp.core.spec import Action
+from webmdp.core.spec import Action, SkillCategory
 
 if TYPE_CHECKING:
     from webmdp.tasks.template import TaskTemplate
 
 StateT = TypeVar("StateT", bound=State)
+NAV, SE, FI, INS, CO = (SkillCategory.NAVIGATE, SkillCategory.SEARCH, SkillCategory.FILTER,
+                        SkillCategory.INSPECT, SkillCategory.COMMIT)
+"""The skill categories a site's action declarations name."""
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,5 @@
 """Task-template machinery of the catalogue sites (accommodation, housing, food): a template
-finds one entity of a group and commits on it (WebSTEP H.1, E.3), plus the observe and fact
-helpers their MDPs repeat.
+finds one entity of a group and commits on it (WebSTEP H.1, E.3).
 
 A :class:`FindTemplate` subclass says only what is its own:
 
@@ -9,31 +8,30 @@ A :class:`FindTemplate` subclass says only what is its own:
 * ``world(rng, pinned, p)``: the world spec;
 * ``keys`` (the params every entity of the group shares, also the first card fields), ``card``,
   ``detail``, ``accepts(e, p)`` and ``best_by``: which entities satisfy the instruction;
-* ``reach(p, world)``: the E.3 stage-1 prefix; ``commit(d, world)``: what follows the target's
-  opening; ``verifier(d, world)``.
+* ``narrow`` and ``order`` (or ``reach(p, world)``): the E.3 stage-1 prefix;
+* ``commit(d, world)``: what follows the target's opening; ``verifier(d, world)``.
 
 The base class draws the draft, computes ``matches`` and builds the oracle: the prefix, the
 hard negatives ranked above the target (all of them for a comparison), the target, the commit.
+The transition and observation helpers of their MDPs are in ``handlers.py``.
 """
 
 from __future__ import annotations
 
 import random
 from abc import abstractmethod
-from collections.abc import Iterable
-from typing import Any, ClassVar, TypeVar, cast
+from collections.abc import Callable, Mapping
+from typing import Any, ClassVar
 
-from webmdp.core.model import Entity, EntityView, World, WorldSpec
+from webmdp.core.model import Entity, World, WorldSpec
 from webmdp.core.site import Site
-from webmdp.core.spec import Action, SkillCategory, VisibilitySpec
-from webmdp.sites._common.catalog import BrowseState, Catalog, best, entities_where
+from webmdp.core.spec import Action, VisibilitySpec
+from webmdp.sites._common.catalog import best, entities_where
 from webmdp.tasks.oracle import reach_and_explore
 from webmdp.tasks.template import Draft, TaskTemplate
 
 Params = dict[str, Any]
 Pins = tuple[tuple[Entity, ...], Params]
-S = TypeVar("S", bound=BrowseState)
-NAV, INS, CO = SkillCategory.NAVIGATE, SkillCategory.INSPECT, SkillCategory.COMMIT
 
 
 class FindTemplate(TaskTemplate):
@@ -53,6 +51,11 @@ class FindTemplate(TaskTemplate):
     all_negatives: ClassVar[bool] = False
     """A comparison: every hard negative is opened, not only those ranked above the target."""
     sentence: ClassVar[str] = ""
+    narrow: ClassVar[tuple[str, ...]] = ()
+    """The list steps that bring the group on screen, by their names in the site's ``by``."""
+    by: ClassVar[Mapping[str, Callable[[Params], Action]]] = {}
+    order: ClassVar[str] = ""
+    """The sort order picked after them."""
 
     @abstractmethod
     def pins(self, rng: random.Random, k: int) -> Pins:
@@ -87,8 +90,8 @@ class FindTemplate(TaskTemplate):
             [e["id"] for e in ok]
 
     def reach(self, p: Params, world: World) -> list[Action]:
-        """E.3 stage 1: the searches, filters and sort that bring the group on screen."""
-        return []
+        """E.3 stage 1: the searches and filters ``narrow`` names, then the sort ``order``."""
+        return [*(self.by[n](p) for n in self.narrow), *([sort(self.order)] if self.order else [])]
 
     def explore(self, d: Draft, world: World, site: Site) -> list[Action]:
         """E.3 stages 1-2: the prefix, the hard negatives to visit, then the target."""
@@ -127,23 +130,3 @@ def shown(card: tuple[str, ...], detail: tuple[str, ...],
           **surfaces: tuple[str, ...] | frozenset[str]) -> VisibilitySpec:
     """A site's card and detail fields, and the fields each surface renders."""
     return VisibilitySpec(card, detail, {k: frozenset(v) for k, v in surfaces.items()})
-
-
-def view(world: World, eid: str, fields: tuple[str, ...]) -> EntityView:
-    """An entity as a surface shows it."""
-    e = world.entities[eid]
-    return EntityView(eid, {f: e[f] for f in fields})
-
-
-def views(world: World, ids: Iterable[str], fields: tuple[str, ...]) -> tuple[EntityView, ...]:
-    return tuple(view(world, i, fields) for i in ids)
-
-
-def browse(catalog: Catalog, s: S, a: Action, world: World) -> S:
-    """A listing action applied to a site state that mixes in the catalog's BrowseState."""
-    return cast(S, catalog.transition(s, a, world))
-
-
-def record(prefix: str, keys: tuple[str, ...], values: Iterable[Any]) -> dict[str, Any]:
-    """Facts ``{prefix}.{key}`` of one stored tuple (a booking, a tour request...)."""
-    return {f"{prefix}.{k}": v for k, v in zip(keys, values, strict=True)}

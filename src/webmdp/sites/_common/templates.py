@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from types import ModuleType
 from typing import Any, ClassVar
 
-from webmdp.core.model import Entity, EntityView, World, WorldSpec
+from webmdp.core.model import Entity, World, WorldSpec
 from webmdp.core.site import Site
 from webmdp.core.spec import Action
 from webmdp.tasks.model import Condition
@@ -77,12 +77,6 @@ def untouched(d: Draft, fact: str, what: str) -> list[Condition]:
     """No hard negative appears in the list fact (it was not starred, closed, edited...)."""
     return [Condition(fact=fact, op="not_contains", value=h,
                       description=f"hard negative {h} is not {what}") for h in d.hard_negatives]
-
-
-def view(world: World, eid: str, fields: Sequence[str]) -> EntityView:
-    """An entity as a surface shows it: the given fields only."""
-    e = world.entities[eid]
-    return EntityView(eid, {f: e[f] for f in fields})
 
 
 def collect(*modules: ModuleType) -> dict[str, TaskTemplate]:

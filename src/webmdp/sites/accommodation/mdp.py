@@ -1,21 +1,27 @@
-"""Accommodation transition and observation functions (pure)."""
+"""Accommodation transition and observation functions (pure), and the price breakdown of a
+stay ("Confirm and pay"): nights x nightly price, cleaning and service fees. Dates are fixed ISO
+strings; nothing reads a clock."""
 
 from __future__ import annotations
 
+import re
+from datetime import date
 from typing import Any
 
-from webmdp.core.model import EntityView, Observation, World
+from webmdp.core.model import Entity, EntityView, Observation, World
 from webmdp.core.spec import Action, SurfaceKind
 from webmdp.errors import InvalidAction, require
-from webmdp.sites._common.tasklib import browse, record, view, views
+from webmdp.sites._common import handlers as H
 from webmdp.sites.accommodation import catalog as C
-from webmdp.sites.accommodation.pricing import nights, parse_day, quote, short_range
 from webmdp.sites.accommodation.state import AccommodationState as S
 from webmdp.sites.accommodation.state import Reservation
 from webmdp.sites.accommodation.world import CARD_FIELDS, DETAIL_FIELDS
 
-SURFACE_KINDS = {"SearchResults": SurfaceKind.CARD, "ListingDetail": SurfaceKind.DETAIL,
-                 "Checkout": SurfaceKind.COMMIT, "Reservations": SurfaceKind.COMMIT}
+SURFACES = H.surfaces(
+    SearchResults=(SurfaceKind.CARD, "listing cards with filters"),
+    ListingDetail=(SurfaceKind.DETAIL, "photos, host, amenities, booking card"),
+    Checkout=(SurfaceKind.COMMIT, '"Confirm and pay" price breakdown'),
+    Reservations=(SurfaceKind.COMMIT, "trips with cancellation"))
 STAY_FIELDS = ("title", "city", "property_type", "price_per_night", "rating", "review_count",
                "photo")
 CHECKOUT_FIELDS = (*STAY_FIELDS, "cancellation_policy")
@@ -34,13 +40,13 @@ def transition(s: S, a: Action, world: World) -> S:
     s = s.replace(notice="")
     if surf == "Checkout":
         require(name in ("ConfirmBooking", "CancelCheckout"),
-              f"{name}: confirm and pay, or cancel the checkout first")
+                f"{name}: confirm and pay, or cancel the checkout first")
     if name == C.CATALOG.search:
-        return browse(C.CATALOG, s, a, world).replace(surface="SearchResults", focus=None,
+        return H.browse(C.CATALOG, s, a, world).replace(surface="SearchResults", focus=None,
                                                       amenities_open=False)
     if C.CATALOG.handles(name):
         require(surf == "SearchResults", f"{name}: only on search results")
-        return browse(C.CATALOG, s, a, world)
+        return H.browse(C.CATALOG, s, a, world)
     if name == "ViewListing":
         lid = p["listing_id"]
         require(lid in _listable(s, world), f"ViewListing: {lid} is not on this page")
@@ -75,7 +81,7 @@ def transition(s: S, a: Action, world: World) -> S:
         require(surf == "Reservations", "CancelReservation: not on trips")
         rid = p["reservation_id"]
         require(any(r[0] == rid and r[5] in _ACTIVE for r in s.reservations),
-              f"CancelReservation: no active reservation {rid}")
+                f"CancelReservation: no active reservation {rid}")
         trips = tuple((*r[:5], "cancelled") if r[0] == rid else r for r in s.reservations)
         return s.replace(reservations=trips, notice="Your reservation was cancelled.")
     raise InvalidAction(f"unknown action {name!r}")
@@ -84,16 +90,15 @@ def transition(s: S, a: Action, world: World) -> S:
 def _stay(world: World, lid: str, p: dict[str, Any]) -> tuple[str, str, str, int]:
     cin, cout, guests = str(p["check_in"]).strip(), str(p["check_out"]).strip(), int(p["guests"])
     listing = world.entities[lid]
-    require(parse_day(cin) is not None, f"BookListing: check-in {cin!r} is not a {C.YEAR} date "
-          "(YYYY-MM-DD)")
-    require(parse_day(cout) is not None, f"BookListing: check-out {cout!r} is not a {C.YEAR} "
-          "date (YYYY-MM-DD)")
+    for end, day in (("check-in", cin), ("check-out", cout)):
+        require(parse_day(day) is not None,
+                f"BookListing: {end} {day!r} is not a {C.YEAR} date (YYYY-MM-DD)")
     n = nights(cin, cout)
     require(n >= 1, "BookListing: check-out must be after check-in")
     require(n >= listing["min_nights"],
-          f"BookListing: this place has a {listing['min_nights']}-night minimum stay")
+            f"BookListing: this place has a {listing['min_nights']}-night minimum stay")
     require(1 <= guests <= listing["max_guests"],
-          f"BookListing: this place hosts 1-{listing['max_guests']} guests")
+            f"BookListing: this place hosts 1-{listing['max_guests']} guests")
     return (lid, cin, cout, guests)
 
 
@@ -111,28 +116,26 @@ def observe(s: S, world: World) -> Observation:
                            "trips_count": sum(r[5] in _ACTIVE for r in s.reservations)}
     entities: tuple[EntityView, ...] = ()
     if s.surface == "SearchResults":
-        entities = views(world, C.CATALOG.visible(world, s), CARD_FIELDS)
+        entities = H.views(world, C.CATALOG.visible(world, s), CARD_FIELDS)
         ctx.update(C.CATALOG.context(s, world))
     elif s.surface == "ListingDetail" and s.focus:
         listing = world.entities[s.focus]
         fields = CARD_FIELDS + (DETAIL_FIELDS if s.amenities_open else _DETAIL_COLLAPSED)
-        entities = (view(world, s.focus, fields),)
+        entities = (H.view(world, s.focus, fields),)
         ctx.update(amenities_open=s.amenities_open, amenity_count=len(listing["amenities"]),
                    amenity_preview=listing["amenities"][: C.PREVIEW], origin=s.origin,
                    policy_text=C.POLICY_TEXT[listing["cancellation_policy"]],
                    state_name=C.STATES[listing["city"]])
     elif s.surface == "Checkout" and s.draft:
         lid, cin, cout, guests = s.draft
-        entities = (view(world, lid, CHECKOUT_FIELDS),)
+        entities = (H.view(world, lid, CHECKOUT_FIELDS),)
         ctx.update(check_in=cin, check_out=cout, guests=guests, dates=short_range(cin, cout),
                    policy_text=C.POLICY_TEXT[world.entities[lid]["cancellation_policy"]],
                    **quote(world.entities[lid], cin, cout))
     elif s.surface == "Reservations":
-        ids = _listable(s, world)
-        entities = views(world, ids, STAY_FIELDS)
+        entities = H.views(world, _listable(s, world), STAY_FIELDS)
         ctx["trips"] = [_trip(r, world) for r in s.reservations]
-    kind = SURFACE_KINDS[s.surface]
-    return Observation(s.surface, kind, entities, available_actions(s, world), ctx)
+    return H.observation(s, SURFACES, entities, available_actions(s, world), ctx)
 
 
 def _trip(r: Reservation, world: World) -> dict[str, Any]:
@@ -151,7 +154,7 @@ def available_actions(s: S, world: World) -> tuple[Action, ...]:
         out.append(Action("OpenTrips"))
     if surf == "SearchResults":
         out += C.CATALOG.available(s, world)
-        out += [Action("ViewListing", {"listing_id": i}) for i in C.CATALOG.visible(world, s)]
+        out += H.offer("ViewListing", "listing_id", C.CATALOG.visible(world, s))
     elif surf == "ListingDetail" and s.focus:
         out.append(Action("CloseListing"))
         if not s.amenities_open and len(world.entities[s.focus]["amenities"]) > C.PREVIEW:
@@ -182,9 +185,47 @@ def facts(s: S) -> dict[str, Any]:
         "checkout.abandoned": [a[0] for a in s.abandoned],
     }
     if made:
-        out.update(record("booking", ("id", "listing", "check_in", "check_out", "guests",
+        out.update(H.record("booking", ("id", "listing", "check_in", "check_out", "guests",
                                       "status"), made[-1]))
     if s.abandoned:
-        out.update(record("abandoned", ("listing", "check_in", "check_out", "guests"),
+        out.update(H.record("abandoned", ("listing", "check_in", "check_out", "guests"),
                           s.abandoned[-1]))
     return out
+
+
+_ISO = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+_MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+
+
+def parse_day(text: str) -> date | None:
+    """A YYYY-MM-DD date in the bookable year, else None."""
+    if not _ISO.match(text):
+        return None
+    try:
+        day = date.fromisoformat(text)
+    except ValueError:
+        return None
+    return day if day.year == C.YEAR else None
+
+
+def nights(check_in: str, check_out: str) -> int:
+    a, b = parse_day(check_in), parse_day(check_out)
+    return (b - a).days if a and b else 0
+
+
+def quote(listing: Entity, check_in: str, check_out: str) -> dict[str, Any]:
+    n = nights(check_in, check_out)
+    stay = listing["price_per_night"] * n
+    clean = max(25, 5 * round(listing["price_per_night"] * 0.3 / 5))
+    service = round((stay + clean) * C.SERVICE_RATE)
+    return {"nights": n, "nightly": listing["price_per_night"], "stay": stay,
+            "cleaning_fee": clean, "service_fee": service, "total": stay + clean + service}
+
+
+def short_range(check_in: str, check_out: str) -> str:
+    """'Apr 15 - 19' or 'Apr 29 - May 2' (how a trip card names its dates)."""
+    a, b = parse_day(check_in), parse_day(check_out)
+    if not (a and b):
+        return f"{check_in} - {check_out}"
+    end = str(b.day) if a.month == b.month else f"{_MONTHS[b.month - 1]} {b.day}"
+    return f"{_MONTHS[a.month - 1]} {a.day} \u2013 {end}"

@@ -4,9 +4,9 @@ row "Accommodation", Table 5, Table 7; template Table 20)."""
 from __future__ import annotations
 
 from webmdp.core.model import State, World
-from webmdp.core.spec import ActionSpec, ParamSpec, SurfaceKind, SurfaceSpec, declare_action
-from webmdp.sites._common.site import ModularSite, SiteLogic
-from webmdp.sites._common.tasklib import CO, INS, NAV, shown
+from webmdp.core.spec import ActionSpec, ParamSpec, declare_action
+from webmdp.sites._common.site import CO, INS, NAV, ModularSite, SiteLogic
+from webmdp.sites._common.tasklib import shown
 from webmdp.sites.accommodation import mdp
 from webmdp.sites.accommodation.catalog import CATALOG
 from webmdp.sites.accommodation.state import AccommodationState
@@ -37,12 +37,7 @@ class AccommodationSite(ModularSite[AccommodationState]):
     entity_prefix = "LST"
     example_params = {"query": "Seattle", "min": 100.0, "max": 300.0, "check_in": "2026-05-04",
                       "check_out": "2026-05-11", "guests": 2}
-    surfaces = (
-        SurfaceSpec("SearchResults", SurfaceKind.CARD, "listing cards with filters"),
-        SurfaceSpec("ListingDetail", SurfaceKind.DETAIL, "photos, host, amenities, booking card"),
-        SurfaceSpec("Checkout", SurfaceKind.COMMIT, '"Confirm and pay" price breakdown'),
-        SurfaceSpec("Reservations", SurfaceKind.COMMIT, "trips with cancellation"),
-    )
+    surfaces = mdp.SURFACES
     actions = ACTIONS
     visibility = shown(CARD_FIELDS, DETAIL_FIELDS, SearchResults=CARD_FIELDS,
                        ListingDetail=CARD_FIELDS + DETAIL_FIELDS, Checkout=mdp.CHECKOUT_FIELDS,

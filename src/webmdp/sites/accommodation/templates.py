@@ -12,7 +12,7 @@ from typing import Any, ClassVar
 
 from webmdp.core.model import Entity, World, WorldSpec
 from webmdp.core.spec import Action
-from webmdp.sites._common.tasklib import FindTemplate, Params, Pins, filler, sort, spec
+from webmdp.sites._common.tasklib import FindTemplate, Params, Pins, filler, spec
 from webmdp.sites._common.worldgen import others, pin_group
 from webmdp.sites.accommodation import catalog as C
 from webmdp.tasks.model import Condition
@@ -54,11 +54,6 @@ def base(p: Params, **extra: Any) -> Entity:
     return {"city": p["city"], "property_type": p["property_type"], "min_nights": 1, **extra}
 
 
-def search_type(p: Params, *more: Action) -> list[Action]:
-    return [Action("Search", {"query": p["city"]}),
-            Action("SetPropertyType", {"property_type": p["property_type"]}), *more]
-
-
 def book(p: Params, then: str = "ConfirmBooking") -> list[Action]:
     return [Action("BookListing", {"check_in": p["check_in"], "check_out": p["check_out"],
                                    "guests": p["guests"]}), Action(then)]
@@ -70,6 +65,12 @@ class ListingTemplate(FindTemplate):
 
     keys: ClassVar[tuple[str, ...]] = ("city", "property_type")
     open, back, param = Action("ViewListing"), Action("CloseListing"), "listing_id"
+    narrow: ClassVar[tuple[str, ...]] = ("city", "type")
+    by = {"city": lambda p: Action("Search", {"query": p["city"]}),
+          "type": lambda p: Action("SetPropertyType", {"property_type": p["property_type"]}),
+          "amenity": lambda p: Action("ToggleAmenity", {"amenity": p["amenity"]}),
+          "budget": lambda p: Action("SetPriceRange", {"max": p["budget"]}),
+          "beds": lambda p: Action("SetMinBeds", {"beds": str(p["beds"])})}
 
     def words(self, p: Params) -> Params:
         """The type's label and article, and "for 2 guests, May 4-7, 2026"."""
@@ -107,6 +108,7 @@ class SearchFilterBook(BookingTemplate):
 
     name = "search_filter_book"
     description = "Search a city, filter type and amenity, sort by price, book the cheapest"
+    narrow, order = ("city", "type", "amenity"), "price_asc"
     card, detail, best_by = ("price_per_night",), ("amenities",), "price_per_night"
     sentence = "Book the cheapest {label} in {city} that has a {amenity} {for_guests}."
 
@@ -123,16 +125,13 @@ class SearchFilterBook(BookingTemplate):
     def accepts(self, e: Entity, p: Params) -> bool:
         return p["amenity"] in e["amenities"]
 
-    def reach(self, p: Params, world: World) -> list[Action]:
-        return search_type(p, Action("ToggleAmenity", {"amenity": p["amenity"]}),
-                           sort("price_asc"))
-
 
 class TopRatedFlexible(BookingTemplate):
     """Superlative over a card field with a detail-only condition: free cancellation."""
 
     name = "top_rated_flexible"
     description = "The highest-rated listing of a type in a city with Flexible cancellation"
+    order = "rating"
     card, detail = ("rating",), ("cancellation_policy",)
     best_by, highest = "rating", True
     sentence = ("Book the highest-rated {label} in {city} that offers Flexible (free) "
@@ -152,15 +151,13 @@ class TopRatedFlexible(BookingTemplate):
     def accepts(self, e: Entity, p: Params) -> bool:
         return bool(e["cancellation_policy"] == "Flexible")
 
-    def reach(self, p: Params, world: World) -> list[Action]:
-        return search_type(p, sort("rating"))
-
 
 class LargestExperiencedHost(BookingTemplate):
     """Largest place (most beds) whose host has hosted for years: host block on the detail."""
 
     name = "largest_experienced_host"
     description = "The listing with the most beds whose host has hosted at least 5 years"
+    order = "beds"
     card, detail, best_by, highest = ("beds",), ("host_years",), "beds", True
     sentence = ("Book the largest {label} (most beds) in {city} whose host has at least 5 years "
                 "of hosting experience, {for_guests}.")
@@ -179,15 +176,13 @@ class LargestExperiencedHost(BookingTemplate):
     def accepts(self, e: Entity, p: Params) -> bool:
         return bool(e["host_years"] >= 5)
 
-    def reach(self, p: Params, world: World) -> list[Action]:
-        return search_type(p, sort("beds"))
-
 
 class HiddenAmenityBook(BookingTemplate):
     """A detail-only amenity behind "Show all N amenities", under a nightly budget."""
 
     name = "hidden_amenity_book"
     description = "Filter type and price, expand amenities to find the one with an extra"
+    narrow = ("city", "type", "budget")
     card, detail, inspect = ("price_per_night",), ("amenities",), (EXPAND,)
     sentence = ("Book {article} {label} in {city} under ${budget} a night that has a {amenity}, "
                 "{for_guests}.")
@@ -206,15 +201,13 @@ class HiddenAmenityBook(BookingTemplate):
     def accepts(self, e: Entity, p: Params) -> bool:
         return e["price_per_night"] <= p["budget"] and p["amenity"] in e["amenities"]
 
-    def reach(self, p: Params, world: World) -> list[Action]:
-        return search_type(p, Action("SetPriceRange", {"max": p["budget"]}))
-
 
 class HostNamedBook(BookingTemplate):
     """The listing of a named host among same-type listings with enough beds."""
 
     name = "host_named_book"
     description = "Filter type and minimum beds, find the listing hosted by a named host"
+    narrow = ("city", "type", "beds")
     card, detail = ("beds",), ("host_name",)
     sentence = ("Book the {label} in {city} with at least {beds} beds that is hosted by {host}, "
                 "{for_guests}.")
@@ -233,15 +226,13 @@ class HostNamedBook(BookingTemplate):
     def accepts(self, e: Entity, p: Params) -> bool:
         return e["host_name"] == p["host"] and e["beds"] >= p["beds"]
 
-    def reach(self, p: Params, world: World) -> list[Action]:
-        return search_type(p, Action("SetMinBeds", {"beds": str(p["beds"])}))
-
 
 class CompareCancellation(BookingTemplate):
     """Comparison: open every listing of the group, book the most flexible policy."""
 
     name = "compare_cancellation"
     description = "Compare the cancellation policies of a group and book the most flexible"
+    narrow = ("city", "type", "beds")
     card, detail, all_negatives = ("beds",), ("cancellation_policy",), True
     best_by, highest = "flex", True
     sentence = ("Compare the {label}s in {city} with at least {beds} bed{plural} and book the one "
@@ -263,9 +254,6 @@ class CompareCancellation(BookingTemplate):
 
     def accepts(self, e: Entity, p: Params) -> bool:
         return bool(e["beds"] >= p["beds"])
-
-    def reach(self, p: Params, world: World) -> list[Action]:
-        return search_type(p, Action("SetMinBeds", {"beds": str(p["beds"])}))
 
 
 class MinimumStayBook(BookingTemplate):
@@ -289,15 +277,13 @@ class MinimumStayBook(BookingTemplate):
     def accepts(self, e: Entity, p: Params) -> bool:
         return e["max_guests"] >= p["guests"] and e["min_nights"] <= 2
 
-    def reach(self, p: Params, world: World) -> list[Action]:
-        return search_type(p)
-
 
 class BathroomsBook(BookingTemplate):
     """Beds on the card, bathrooms on the detail page."""
 
     name = "bathrooms_book"
     description = "Filter by minimum beds and find the listing with a number of bathrooms"
+    narrow = ("city", "type", "beds")
     card, detail = ("beds",), ("bathrooms",)
     sentence = ("Book the {beds}-bed {label} in {city} that has {bathrooms:g} bathrooms, "
                 "{for_guests}.")
@@ -316,15 +302,13 @@ class BathroomsBook(BookingTemplate):
     def accepts(self, e: Entity, p: Params) -> bool:
         return e["beds"] == p["beds"] and e["bathrooms"] == p["bathrooms"]
 
-    def reach(self, p: Params, world: World) -> list[Action]:
-        return search_type(p, Action("SetMinBeds", {"beds": str(p["beds"])}))
-
 
 class EarlyCheckInBook(BookingTemplate):
     """Under a budget, the one listing whose check-in starts early."""
 
     name = "early_check_in_book"
     description = "Filter type and price, find the listing with an early check-in time"
+    narrow = ("city", "type", "budget")
     card, detail = ("price_per_night",), ("check_in_time",)
     sentence = ("My flight lands early: book the {label} in {city} under ${budget} a night where "
                 "check-in starts at {time}, {for_guests}.")
@@ -345,15 +329,13 @@ class EarlyCheckInBook(BookingTemplate):
     def accepts(self, e: Entity, p: Params) -> bool:
         return e["check_in_time"] == p["time"] and e["price_per_night"] <= p["budget"]
 
-    def reach(self, p: Params, world: World) -> list[Action]:
-        return search_type(p, Action("SetPriceRange", {"max": p["budget"]}))
-
 
 class PetsForGroupBook(BookingTemplate):
     """Cheapest place in a city that sleeps a group and allows pets (an unfiltered amenity)."""
 
     name = "pets_for_group_book"
     description = "Sort a city by price, skip small places, expand amenities to find pets"
+    narrow, order = ("city",), "price_asc"
     keys, card, detail = ("city",), ("max_guests", "price_per_night"), ("amenities",)
     inspect, best_by = (EXPAND,), "price_per_night"
     sentence = ("Book the cheapest place in {city} that sleeps at least {guests} guests and "
@@ -378,15 +360,13 @@ class PetsForGroupBook(BookingTemplate):
     def accepts(self, e: Entity, p: Params) -> bool:
         return e["max_guests"] >= p["guests"] and "Pets allowed" in e["amenities"]
 
-    def reach(self, p: Params, world: World) -> list[Action]:
-        return [Action("Search", {"query": p["city"]}), sort("price_asc")]
-
 
 class AbandonCheckout(ListingTemplate):
     """Start the checkout of the right listing to see the total, then leave without paying."""
 
     name = "abandon_checkout"
     description = "Open the checkout of the cheapest Superhost listing, then cancel it"
+    order = "price_asc"
     commit_action = "CancelCheckout"
     card, detail, best_by = ("price_per_night",), ("superhost",), "price_per_night"
     sentence = ("Start booking the cheapest {label} in {city} hosted by a Superhost {for_guests}, "
@@ -403,9 +383,6 @@ class AbandonCheckout(ListingTemplate):
 
     def accepts(self, e: Entity, p: Params) -> bool:
         return bool(e["superhost"])
-
-    def reach(self, p: Params, world: World) -> list[Action]:
-        return search_type(p, sort("price_asc"))
 
     def commit(self, d: Draft, world: World) -> list[Action]:
         return book(d.params, then="CancelCheckout")

@@ -9,8 +9,9 @@ from typing import Any
 
 from webmdp.core.model import Entity, World
 from webmdp.core.spec import Action
-from webmdp.errors import InvalidAction, require
+from webmdp.errors import require
 from webmdp.sites._common.catalog import words
+from webmdp.sites._common.handlers import Handler, Params, dispatch
 from webmdp.sites.calendar import clock
 from webmdp.sites.calendar import vocab as V
 from webmdp.sites.calendar.catalog import CATALOG
@@ -110,21 +111,16 @@ def _results(world: World, query: str, edits: tuple[EventData, ...]) -> tuple[st
 
 
 def transition(s: CalendarState, a: Action, world: World) -> CalendarState:
-    name, p, surf = a.name, a.params, s.surface
+    name, surf = a.name, s.surface
     if name == CATALOG.search:
         require(surf in HEADER_SURFACES, "SearchEvents: no search box here")
-        out = CATALOG.transition(s, a, world)
-        assert isinstance(out, CalendarState)
-        return out.replace(surface="SearchResults", focus=None)
+        return CATALOG.transition(s.replace(surface="SearchResults", focus=None), a, world)
     if name == CATALOG.clear_search:
         require(surf == "SearchResults", "ClearSearch: no search results open")
         return s.replace(surface=V.VIEW_SURFACE[s.view], query="", focus=None)
     if name in _VIEW_ACTIONS:
         require(surf in VIEW_SURFACES, f"{name}: only on a calendar view")
-        return _VIEW_ACTIONS[name](s, p, world)
-    if name in _HANDLERS:
-        return _HANDLERS[name](s, p, world)
-    raise InvalidAction(f"unknown action {name!r}")
+    return dispatch(_HANDLERS, s, a, world)
 
 
 def _step_period(s: CalendarState, world: World, sign: int) -> CalendarState:
@@ -136,43 +132,31 @@ def _step_period(s: CalendarState, world: World, sign: int) -> CalendarState:
     return s.replace(anchor=clock.add_months(a, sign))
 
 
-def _next(s: CalendarState, p: dict, world: World) -> CalendarState:
-    return _step_period(s, world, 1)
-
-
-def _prev(s: CalendarState, p: dict, world: World) -> CalendarState:
-    return _step_period(s, world, -1)
-
-
-def _today(s: CalendarState, p: dict, world: World) -> CalendarState:
-    return s.replace(anchor=today(world))
-
-
-def _go_to_date(s: CalendarState, p: dict, world: World) -> CalendarState:
+def _go_to_date(s: CalendarState, p: Params, world: World) -> CalendarState:
     d = clock.parse_date(p["date"])
     require(d is not None, f"GoToDate: {p['date']!r} is not a date (YYYY-MM-DD)")
     return s.replace(anchor=d)
 
 
-def _switch_view(s: CalendarState, p: dict, world: World) -> CalendarState:
+def _switch_view(s: CalendarState, p: Params, world: World) -> CalendarState:
     require(p["view"] in V.VIEWS, f"SwitchView: unknown view {p['view']!r}")
     return s.replace(surface=V.VIEW_SURFACE[p["view"]], view=p["view"])
 
 
-def _open_day(s: CalendarState, p: dict, world: World) -> CalendarState:
+def _open_day(s: CalendarState, p: Params, world: World) -> CalendarState:
     require(s.surface in ("WeekView", "MonthView"), "OpenDay: no day headers here")
     require(p["date"] in view_days(s, world), f"OpenDay: {p['date']} is not on screen")
     return s.replace(surface="DayView", view="day", anchor=p["date"])
 
 
-def _toggle_calendar(s: CalendarState, p: dict, world: World) -> CalendarState:
+def _toggle_calendar(s: CalendarState, p: Params, world: World) -> CalendarState:
     cal = p["calendar"]
     require(cal in V.CALENDARS, f"ToggleCalendar: unknown calendar {cal!r}")
     hidden = set(s.hidden) ^ {cal}
     return s.replace(hidden=tuple(c for c in V.CALENDARS if c in hidden))
 
 
-def _pick_slot(s: CalendarState, p: dict, world: World) -> CalendarState:
+def _pick_slot(s: CalendarState, p: Params, world: World) -> CalendarState:
     require(s.surface in ("DayView", "WeekView"), "PickSlot: no time grid here")
     require(p["date"] in view_days(s, world), f"PickSlot: {p['date']} is not on screen")
     t = clock.parse_time(p["start"])
@@ -185,14 +169,16 @@ def _pick_slot(s: CalendarState, p: dict, world: World) -> CalendarState:
                      slot=(p["date"], t or ""))
 
 
-_VIEW_ACTIONS = {
-    "NextPeriod": _next, "PrevPeriod": _prev, "GoToToday": _today, "GoToDate": _go_to_date,
+_VIEW_ACTIONS: dict[str, Handler[CalendarState]] = {
+    "NextPeriod": lambda s, p, world: _step_period(s, world, 1),
+    "PrevPeriod": lambda s, p, world: _step_period(s, world, -1),
+    "GoToToday": lambda s, p, world: s.replace(anchor=today(world)), "GoToDate": _go_to_date,
     "SwitchView": _switch_view, "OpenDay": _open_day, "ToggleCalendar": _toggle_calendar,
     "PickSlot": _pick_slot,
 }
 
 
-def _open_event(s: CalendarState, p: dict, world: World) -> CalendarState:
+def _open_event(s: CalendarState, p: Params, world: World) -> CalendarState:
     eid = p["event_id"]
     require(s.surface in HEADER_SURFACES, "OpenEvent: no events listed here")
     on_screen = results(s, world) if s.surface == "SearchResults" else clickable(s, world)
@@ -200,7 +186,7 @@ def _open_event(s: CalendarState, p: dict, world: World) -> CalendarState:
     return s.replace(surface="EventDetail", focus=eid, origin=s.surface)
 
 
-def _close(s: CalendarState, p: dict, world: World) -> CalendarState:
+def _close(s: CalendarState, p: Params, world: World) -> CalendarState:
     require(s.surface in ("EventDetail", "EventEditor"), "CloseEvent: nothing open")
     if s.surface == "EventEditor" and s.origin == "EventDetail":
         return s.replace(surface="EventDetail", focus=s.editing, editing="",
@@ -213,19 +199,19 @@ def _origin_of_detail(s: CalendarState) -> str:
     return "SearchResults" if s.query else V.VIEW_SURFACE[s.view]
 
 
-def _respond(s: CalendarState, p: dict, world: World) -> CalendarState:
+def _respond(s: CalendarState, p: Params, world: World) -> CalendarState:
     require(s.surface == "EventDetail", "RespondToEvent: no event open")
     require(p["response"] in V.RESPONSES, f"RespondToEvent: {p['response']!r}")
     return s.replace(replies=(*s.replies, (s.focus or "", p["response"])))
 
 
-def _edit(s: CalendarState, p: dict, world: World) -> CalendarState:
+def _edit(s: CalendarState, p: Params, world: World) -> CalendarState:
     require(s.surface == "EventDetail", "EditEvent: no event open")
     return s.replace(surface="EventEditor", editing=s.focus or "", origin="EventDetail",
                      slot=("", ""))
 
 
-def _create(s: CalendarState, p: dict, world: World) -> CalendarState:
+def _create(s: CalendarState, p: Params, world: World) -> CalendarState:
     require(s.surface in HEADER_SURFACES, "CreateEvent: no Create button here")
     return s.replace(surface="EventEditor", editing="", focus=None, origin=s.surface,
                      slot=("", ""))
@@ -240,7 +226,7 @@ def parse_guests(text: str) -> tuple[str, ...]:
     return tuple(sorted(out))
 
 
-def _save(s: CalendarState, p: dict, world: World) -> CalendarState:
+def _save(s: CalendarState, p: Params, world: World) -> CalendarState:
     require(s.surface == "EventEditor", "SaveEvent: the editor is not open")
     title = str(p["title"]).strip()
     require(bool(title), "SaveEvent: add a title")
@@ -280,7 +266,7 @@ def _clashes(world: World, s: CalendarState, data: EventData) -> bool:
     return any(c[0] != eid and c[2] == date and hits(c[3], c[4]) for c in s.created)
 
 
-_HANDLERS = {
-    "OpenEvent": _open_event, "CloseEvent": _close, "RespondToEvent": _respond,
+_HANDLERS: dict[str, Handler[CalendarState]] = {
+    **_VIEW_ACTIONS, "OpenEvent": _open_event, "CloseEvent": _close, "RespondToEvent": _respond,
     "EditEvent": _edit, "CreateEvent": _create, "SaveEvent": _save,
 }

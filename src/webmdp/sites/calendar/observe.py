@@ -7,6 +7,7 @@ from typing import Any
 
 from webmdp.core.model import Entity, EntityView, Observation, World
 from webmdp.core.spec import Action, SurfaceKind
+from webmdp.sites._common.handlers import observation, record, surfaces
 from webmdp.sites.calendar import clock
 from webmdp.sites.calendar import vocab as V
 from webmdp.sites.calendar.mdp import (
@@ -21,14 +22,17 @@ from webmdp.sites.calendar.mdp import (
     today,
     view_days,
 )
-from webmdp.sites.calendar.state import CalendarState
+from webmdp.sites.calendar.state import CalendarState, EventData
 from webmdp.sites.calendar.world import CARD_FIELDS, DETAIL_FIELDS
 
-SURFACE_KINDS = {
-    "WeekView": SurfaceKind.CARD, "DayView": SurfaceKind.CARD, "MonthView": SurfaceKind.CARD,
-    "SearchResults": SurfaceKind.CARD, "EventDetail": SurfaceKind.DETAIL,
-    "EventEditor": SurfaceKind.COMMIT,
-}
+SURFACES = surfaces(
+    WeekView=(SurfaceKind.CARD, "seven-day time grid with event chips"),
+    DayView=(SurfaceKind.CARD, "one day's time grid"),
+    MonthView=(SurfaceKind.CARD, "month grid with event chips per day"),
+    SearchResults=(SurfaceKind.CARD, "matching events by date"),
+    EventDetail=(SurfaceKind.DETAIL, "time, place, guests, agenda, reply"),
+    EventEditor=(SurfaceKind.COMMIT, "title, date, time, guests, Save"),
+)
 CHIP = ("title", "date", "start", "end", "calendar", "location", "rsvp")
 MONTH_CHIP = ("title", "date", "start", "calendar", "rsvp")
 ROW = CARD_FIELDS
@@ -152,7 +156,7 @@ def observe(s: CalendarState, world: World) -> Observation:
         if s.editing:
             views = [_view(event(world, s, s.editing), fields)]
     ctx["_fmt"] = labels(s, world, ctx, views)
-    return Observation(surf, SURFACE_KINDS[surf], tuple(views), available(s, world), ctx)
+    return observation(s, SURFACES, views, available(s, world), ctx)
 
 
 def labels(s: CalendarState, world: World, ctx: dict[str, Any],
@@ -206,14 +210,14 @@ def facts(s: CalendarState) -> dict[str, Any]:
                            "created.count": len(s.created)}
     for r in V.RESPONSES:
         out[f"rsvp.{r}"] = [eid for eid, resp in last.items() if resp == r]
-    for eid, title, d, start, end, guests in s.edits:
-        out.update({f"event.{eid}.title": title, f"event.{eid}.date": d,
-                    f"event.{eid}.start": start, f"event.{eid}.end": end,
-                    f"event.{eid}.attendees": list(guests),
-                    f"event.{eid}.conflict": eid in s.clashes})
+    for data in s.edits:
+        out.update(_event_facts(f"event.{data[0]}", data, s.clashes))
     if s.created:
-        cid, title, d, start, end, guests = s.created[-1]
-        out.update({"created.title": title, "created.date": d, "created.start": start,
-                    "created.end": end, "created.attendees": list(guests),
-                    "created.conflict": cid in s.clashes})
+        out.update(_event_facts("created", s.created[-1], s.clashes))
     return out
+
+
+def _event_facts(prefix: str, data: EventData, clashes: tuple[str, ...]) -> dict[str, Any]:
+    eid, *fields, guests = data
+    return {**record(prefix, ("title", "date", "start", "end"), fields),
+            f"{prefix}.attendees": list(guests), f"{prefix}.conflict": eid in clashes}

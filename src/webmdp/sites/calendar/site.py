@@ -2,23 +2,14 @@
 
 from __future__ import annotations
 
-from webmdp.core.spec import (
-    ActionSpec,
-    ParamSpec,
-    SkillCategory,
-    SurfaceKind,
-    SurfaceSpec,
-    VisibilitySpec,
-    declare_action,
-)
-from webmdp.sites._common.site import ModularSite, SiteLogic
+from webmdp.core.spec import ActionSpec, ParamSpec, declare_action
+from webmdp.sites._common.site import CO, FI, INS, NAV, SE, ModularSite, SiteLogic
+from webmdp.sites._common.tasklib import shown
 from webmdp.sites.calendar import mdp, observe
 from webmdp.sites.calendar import vocab as V
 from webmdp.sites.calendar.state import CalendarState
 from webmdp.sites.calendar.world import CARD_FIELDS, DETAIL_FIELDS, generate_world
 
-NAV, SE, FI = SkillCategory.NAVIGATE, SkillCategory.SEARCH, SkillCategory.FILTER
-INS, CO = SkillCategory.INSPECT, SkillCategory.COMMIT
 DATE = ParamSpec("date", "str")
 _a = declare_action
 
@@ -55,20 +46,9 @@ class CalendarSite(ModularSite[CalendarState]):
     entity_prefix = "EVT"
     example_params = {"query": "review", "title": "Project sync", "date": "2026-03-10",
                       "start": "10:00", "end": "11:00", "attendees": "Priya Patel"}
-    surfaces = (
-        SurfaceSpec("WeekView", SurfaceKind.CARD, "seven-day time grid with event chips"),
-        SurfaceSpec("DayView", SurfaceKind.CARD, "one day's time grid"),
-        SurfaceSpec("MonthView", SurfaceKind.CARD, "month grid with event chips per day"),
-        SurfaceSpec("SearchResults", SurfaceKind.CARD, "matching events by date"),
-        SurfaceSpec("EventDetail", SurfaceKind.DETAIL, "time, place, guests, agenda, reply"),
-        SurfaceSpec("EventEditor", SurfaceKind.COMMIT, "title, date, time, guests, Save"),
-    )
+    surfaces = observe.SURFACES
     actions = ACTIONS
-    visibility = VisibilitySpec(
-        card_fields=CARD_FIELDS,
-        detail_fields=DETAIL_FIELDS,
-        surface_fields={k: frozenset(v) for k, v in observe.SURFACE_FIELDS.items()},
-    )
+    visibility = shown(CARD_FIELDS, DETAIL_FIELDS, **observe.SURFACE_FIELDS)
 
     state_class = CalendarState
     start_surface = "WeekView"

@@ -3,13 +3,12 @@ profiles and direct messages, and the commits made on them."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from functools import lru_cache
-from typing import Any
 
 from webmdp.core.model import World
 from webmdp.core.spec import Action
-from webmdp.errors import InvalidAction, require
+from webmdp.errors import require
+from webmdp.sites._common.handlers import Handler, Params, catalog_action, dispatch
 from webmdp.sites._common.listing import page_count
 from webmdp.sites.chat import vocab as V
 from webmdp.sites.chat.catalog import CATALOG, PEOPLE
@@ -17,8 +16,6 @@ from webmdp.sites.chat.state import ChatState
 
 CHANNEL_PAGE = 20
 """Messages per screenful of a channel."""
-
-Params = dict[str, Any]
 
 
 @lru_cache(maxsize=4096)
@@ -55,24 +52,10 @@ def my_reactions(s: ChatState, mid: str) -> list[str]:
 
 
 def transition(s: ChatState, a: Action, world: World) -> ChatState:
-    name, surf = a.name, s.surface
-    if name == CATALOG.search:
-        require(surf != "MemberProfile", "Search: close the profile first")
-        s = s.replace(surface="SearchResults", focus=None, member="")
-        return _listing(s, a, world)
-    if CATALOG.handles(name):
-        require(surf == "SearchResults", f"{name}: only on search results")
-        return _listing(s, a, world)
-    handler = _HANDLERS.get(name)
-    if handler is None:
-        raise InvalidAction(f"unknown action {name!r}")
-    return handler(s, a.params, world)
-
-
-def _listing(s: ChatState, a: Action, world: World) -> ChatState:
-    out = CATALOG.transition(s, a, world)
-    assert isinstance(out, ChatState)
-    return out
+    if a.name == CATALOG.search:
+        require(s.surface != "MemberProfile", "Search: close the profile first")
+    browsed = catalog_action(CATALOG, s, a, world, "search results", member="")
+    return browsed or dispatch(_HANDLERS, s, a, world)
 
 
 def _left(s: ChatState) -> ChatState:
@@ -224,7 +207,7 @@ def _remind(s: ChatState, p: Params, world: World) -> ChatState:
     return s.replace(reminders=(*[r for r in s.reminders if r[0] != mid], (mid, p["when"])))
 
 
-_HANDLERS: dict[str, Callable[[ChatState, Params, World], ChatState]] = {
+_HANDLERS: dict[str, Handler[ChatState]] = {
     "OpenChannel": _open_channel, "OpenDM": _open_dm, "ShowOlderMessages": _older,
     "ShowNewerMessages": _newer, "OpenThread": _open_thread, "OpenResult": _open_result,
     "CloseThread": _close_thread, "OpenMember": _open_member, "CloseMember": _close_member,

@@ -6,7 +6,7 @@ from typing import Any
 
 from webmdp.core.model import Observation, World
 from webmdp.core.spec import Action, SurfaceKind
-from webmdp.sites._common.templates import view
+from webmdp.sites._common.handlers import grouped, keyed, observation, surfaces, view
 from webmdp.sites.chat import vocab as V
 from webmdp.sites.chat.catalog import CATALOG, PEOPLE
 from webmdp.sites.chat.mdp import (
@@ -18,11 +18,13 @@ from webmdp.sites.chat.mdp import (
 from webmdp.sites.chat.state import ChatState
 from webmdp.sites.chat.world import CARD_FIELDS, DETAIL_FIELDS, when
 
-SURFACE_KINDS = {
-    "ChannelView": SurfaceKind.CARD, "SearchResults": SurfaceKind.CARD,
-    "ThreadView": SurfaceKind.DETAIL, "DirectMessageView": SurfaceKind.COMMIT,
-    "MemberProfile": SurfaceKind.OTHER,
-}
+SURFACES = surfaces(
+    ChannelView=(SurfaceKind.CARD, "channel sidebar, messages, composer"),
+    SearchResults=(SurfaceKind.CARD, "matching messages, In / From, sort"),
+    ThreadView=(SurfaceKind.DETAIL, "thread pane: parent, replies, actions"),
+    DirectMessageView=(SurfaceKind.COMMIT, "a direct conversation"),
+    MemberProfile=(SurfaceKind.OTHER, "a member's profile pane"),
+)
 SIDEBAR = ("ChannelView", "SearchResults", "ThreadView", "DirectMessageView")
 
 
@@ -109,7 +111,7 @@ def observe(s: ChatState, world: World) -> Observation:
         reminders={m: w for m, w in s.reminders if m in shown},
         dm_history=_dm_history(s) if surf == "DirectMessageView" else [],
     )
-    return Observation(surf, SURFACE_KINDS[surf], tuple(views), available(s, world), ctx)
+    return observation(s, SURFACES, views, available(s, world), ctx)
 
 
 def _dm_history(s: ChatState) -> list[list[str]]:
@@ -123,24 +125,14 @@ def _dm_history(s: ChatState) -> list[list[str]]:
 def facts(s: ChatState) -> dict[str, Any]:
     """Per message: your last reply, reactions, pin, edit, reminder; per channel / member:
     the last message you posted / sent; lists of every message you touched."""
-    out: dict[str, Any] = {
+    return {
         "surface": s.surface, "replied": [m for m, _ in s.replies],
         "reacted": list(dict.fromkeys(m for m, _ in s.reactions)),
         "pinned": list(s.pinned), "unpinned": list(s.unpinned), "deleted": list(s.deleted),
         "edited": [m for m, _ in s.edits], "muted": list(s.muted),
         "reminded": [m for m, _ in s.reminders], "posted_in": [c for c, _ in s.posts],
-        "dm_to": [m for m, _ in s.dms],
+        "dm_to": [m for m, _ in s.dms], **keyed("reply.{}.text", s.replies),
+        **grouped("reaction.{}.emoji", s.reactions), **keyed("edit.{}.text", s.edits),
+        **keyed("reminder.{}.when", s.reminders), **keyed("post.{}.text", s.posts),
+        **keyed("dm.{}.text", s.dms),
     }
-    for m, t in s.replies:
-        out[f"reply.{m}.text"] = t
-    for m, e in s.reactions:
-        out.setdefault(f"reaction.{m}.emoji", []).append(e)
-    for m, t in s.edits:
-        out[f"edit.{m}.text"] = t
-    for m, w in s.reminders:
-        out[f"reminder.{m}.when"] = w
-    for c, t in s.posts:
-        out[f"post.{c}.text"] = t
-    for m, t in s.dms:
-        out[f"dm.{m}.text"] = t
-    return out

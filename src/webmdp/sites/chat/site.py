@@ -3,24 +3,15 @@
 
 from __future__ import annotations
 
-from webmdp.core.spec import (
-    ActionSpec,
-    ParamSpec,
-    SkillCategory,
-    SurfaceKind,
-    SurfaceSpec,
-    VisibilitySpec,
-    declare_action,
-)
-from webmdp.sites._common.site import ModularSite, SiteLogic
+from webmdp.core.spec import ActionSpec, ParamSpec, declare_action
+from webmdp.sites._common.site import CO, INS, NAV, SE, ModularSite, SiteLogic
+from webmdp.sites._common.tasklib import shown
 from webmdp.sites.chat import mdp, observe
 from webmdp.sites.chat import vocab as V
 from webmdp.sites.chat.catalog import CATALOG, PEOPLE
 from webmdp.sites.chat.state import ChatState
 from webmdp.sites.chat.world import CARD_FIELDS, DETAIL_FIELDS, generate_world
 
-NAV, SE, INS, CO = (SkillCategory.NAVIGATE, SkillCategory.SEARCH, SkillCategory.INSPECT,
-                    SkillCategory.COMMIT)
 MSG = ParamSpec("message_id", "entity")
 TEXT = ParamSpec("text", "str", text=True)
 _a = declare_action
@@ -63,29 +54,16 @@ ACTIONS: tuple[ActionSpec, ...] = (
        doc="remind me about this message"),
 )
 
-_CARD = frozenset(CARD_FIELDS)
-_DETAIL = frozenset(CARD_FIELDS + DETAIL_FIELDS)
-
-
 class ChatSite(ModularSite[ChatState]):
     name = "chat"
     title = "Huddle"
     entity_prefix = "MSG"
     example_params = {"query": "standup", "text": "Sounds good, thanks!"}
-    surfaces = (
-        SurfaceSpec("ChannelView", SurfaceKind.CARD, "channel sidebar, messages, composer"),
-        SurfaceSpec("SearchResults", SurfaceKind.CARD, "matching messages, In / From, sort"),
-        SurfaceSpec("ThreadView", SurfaceKind.DETAIL, "thread pane: parent, replies, actions"),
-        SurfaceSpec("DirectMessageView", SurfaceKind.COMMIT, "a direct conversation"),
-        SurfaceSpec("MemberProfile", SurfaceKind.OTHER, "a member's profile pane"),
-    )
+    surfaces = observe.SURFACES
     actions = ACTIONS
-    visibility = VisibilitySpec(
-        card_fields=CARD_FIELDS,
-        detail_fields=DETAIL_FIELDS,
-        surface_fields={"ChannelView": _CARD, "SearchResults": _CARD, "ThreadView": _DETAIL,
-                        "DirectMessageView": frozenset(), "MemberProfile": _CARD},
-    )
+    visibility = shown(CARD_FIELDS, DETAIL_FIELDS, ChannelView=CARD_FIELDS,
+                       SearchResults=CARD_FIELDS, ThreadView=CARD_FIELDS + DETAIL_FIELDS,
+                       DirectMessageView=(), MemberProfile=CARD_FIELDS)
 
     state_class = ChatState
     start_surface = "ChannelView"

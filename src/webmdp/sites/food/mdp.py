@@ -8,8 +8,8 @@ from typing import Any
 
 from webmdp.core.model import Entity, EntityView, Observation, World
 from webmdp.core.spec import Action, SurfaceKind
-from webmdp.errors import InvalidAction, require
-from webmdp.sites._common.tasklib import browse, view, views
+from webmdp.errors import require
+from webmdp.sites._common import handlers as H
 from webmdp.sites.food import vocab as V
 from webmdp.sites.food.state import CartLine, FoodState, Picks
 from webmdp.sites.food.world import ITEM_DETAIL, MENU_LINE, RESTAURANT_CARD, RESTAURANT_DETAIL
@@ -44,50 +44,46 @@ def home(s: FoodState) -> FoodState:
 
 
 def transition(s: FoodState, a: Action, world: World) -> FoodState:
-    name, p, surf = a.name, a.params, s.surface
+    name, surf = a.name, s.surface
     if name == V.CATALOG.search:
         require(surf in HEADER_SURFACES, "Search: no search box here")
-        s = s.replace(surface="RestaurantList", focus=None, store="", picks=())
-        return browse(V.CATALOG, s, a, world)
+        return H.browse(V.CATALOG, s.replace(**_LIST), a, world)
     if V.CATALOG.handles(name):
         require(surf == "RestaurantList", f"{name}: only on the restaurant list")
-        return browse(V.CATALOG, s, a, world)
+        return H.browse(V.CATALOG, s, a, world)
     if name == "GoHome":
         require(surf != "MenuItemDetail", "GoHome: close the item first")
         return home(s)
-    if name == "BackToRestaurants":
-        require(surf in ("RestaurantDetail", "Cart"), "BackToRestaurants: not available here")
-        return s.replace(surface="RestaurantList", focus=None, store="", picks=())
-    if name in _HANDLERS:
-        return _HANDLERS[name](s, p, world)
-    raise InvalidAction(f"unknown action {name!r}")
+    return H.dispatch(_HANDLERS, s, a, world)
 
 
-def _open_restaurant(s: FoodState, p: dict, world: World) -> FoodState:
-    rid = p["restaurant_id"]
+def _open_restaurant(s: FoodState, p: H.Params, world: World) -> FoodState:
     require(s.surface == "RestaurantList", "OpenRestaurant: not on the restaurant list")
-    require(rid in V.CATALOG.visible(world, s), f"OpenRestaurant: {rid} is not on this page")
+    rid = H.listed("OpenRestaurant", p["restaurant_id"], V.CATALOG.visible(world, s))
     return s.replace(surface="RestaurantDetail", focus=rid, store=rid, picks=())
 
 
-def _open_item(s: FoodState, p: dict, world: World) -> FoodState:
-    iid = p["item_id"]
-    require(s.surface == "RestaurantDetail", "OpenItem: no restaurant open")
-    require(iid in menu_ids(world, s.store), f"OpenItem: {iid} is not on this menu")
+def _on_menu(s: FoodState, name: str, p: H.Params, world: World) -> str:
+    require(s.surface == "RestaurantDetail", f"{name}: no restaurant open")
+    return H.listed(name, p["item_id"], menu_ids(world, s.store), "on this menu")
+
+
+def _open_item(s: FoodState, p: H.Params, world: World) -> FoodState:
+    iid = _on_menu(s, "OpenItem", p, world)
     return s.replace(surface="MenuItemDetail", focus=iid,
                      picks=default_picks(world.entities[iid]))
 
 
-def _close_item(s: FoodState, p: dict, world: World) -> FoodState:
-    require(s.surface == "MenuItemDetail", "CloseItem: no item open")
-    return s.replace(surface="RestaurantDetail", focus=s.store, picks=())
+def _quick_add(s: FoodState, p: H.Params, world: World) -> FoodState:
+    iid = _on_menu(s, "QuickAdd", p, world)
+    return s.replace(cart=_add(s.cart, (iid, 1, default_picks(world.entities[iid]), s.store)))
 
 
-def _select_option(s: FoodState, p: dict, world: World) -> FoodState:
+def _select_option(s: FoodState, p: H.Params, world: World) -> FoodState:
     require(s.surface == "MenuItemDetail", "SelectOption: no item open")
     groups = dict((g, c) for g, c in world.entities[s.focus or ""]["options"])
     require(p["choice"] in groups.get(p["group"], ()),
-          f"SelectOption: {p['choice']!r} is not a {p['group']!r} choice")
+            f"SelectOption: {p['choice']!r} is not a {p['group']!r} choice")
     return s.replace(picks=tuple((g, p["choice"] if g == p["group"] else c)
                                  for g, c in s.picks))
 
@@ -100,62 +96,36 @@ def _add(cart: tuple[CartLine, ...], line: CartLine) -> tuple[CartLine, ...]:
     return (*cart, line)
 
 
-def _add_to_cart(s: FoodState, p: dict, world: World) -> FoodState:
-    require(s.surface == "MenuItemDetail", "AddToCart: no item open")
+def _quantity(name: str, p: H.Params) -> int:
     qty = int(p["quantity"])
-    require(1 <= qty <= MAX_QTY, f"AddToCart: quantity 1-{MAX_QTY}")
-    cart = _add(s.cart, (s.focus or "", qty, s.picks, s.store))
+    require(1 <= qty <= MAX_QTY, f"{name}: quantity 1-{MAX_QTY}")
+    return qty
+
+
+def _add_to_cart(s: FoodState, p: H.Params, world: World) -> FoodState:
+    require(s.surface == "MenuItemDetail", "AddToCart: no item open")
+    cart = _add(s.cart, (s.focus or "", _quantity("AddToCart", p), s.picks, s.store))
     return s.replace(surface="RestaurantDetail", focus=s.store, picks=(), cart=cart)
 
 
-def _quick_add(s: FoodState, p: dict, world: World) -> FoodState:
-    iid = p["item_id"]
-    require(s.surface == "RestaurantDetail", "QuickAdd: no restaurant open")
-    require(iid in menu_ids(world, s.store), f"QuickAdd: {iid} is not on this menu")
-    return s.replace(cart=_add(s.cart, (iid, 1, default_picks(world.entities[iid]), s.store)))
-
-
-def _open_cart(s: FoodState, p: dict, world: World) -> FoodState:
-    require(s.surface in (*HEADER_SURFACES, "Checkout"), "OpenCart: not available here")
-    return s.replace(surface="Cart", focus=None, picks=())
-
-
-def _cart_line(s: FoodState, p: dict, name: str) -> str:
+def _cart_line(s: FoodState, p: H.Params, name: str) -> str:
     require(s.surface == "Cart", f"{name}: the cart is not open")
-    iid = p["item_id"]
-    require(any(ln[0] == iid for ln in s.cart), f"{name}: {iid} is not in the cart")
-    return str(iid)
+    return H.listed(name, p["item_id"], [ln[0] for ln in s.cart], "in the cart")
 
 
-def _update_quantity(s: FoodState, p: dict, world: World) -> FoodState:
+def _update_quantity(s: FoodState, p: H.Params, world: World) -> FoodState:
     iid = _cart_line(s, p, "UpdateQuantity")
-    qty = int(p["quantity"])
-    require(1 <= qty <= MAX_QTY, f"UpdateQuantity: quantity 1-{MAX_QTY}")
+    qty = _quantity("UpdateQuantity", p)
     return s.replace(cart=tuple((ln[0], qty, ln[2], ln[3]) if ln[0] == iid else ln
                                 for ln in s.cart))
 
 
-def _remove(s: FoodState, p: dict, world: World) -> FoodState:
+def _remove(s: FoodState, p: H.Params, world: World) -> FoodState:
     iid = _cart_line(s, p, "RemoveFromCart")
     return s.replace(cart=tuple(ln for ln in s.cart if ln[0] != iid))
 
 
-def _checkout(s: FoodState, p: dict, world: World) -> FoodState:
-    require(s.surface == "Cart" and bool(s.cart), "ProceedToCheckout: the cart is empty")
-    return s.replace(surface="Checkout")
-
-
-def _set_fulfillment(s: FoodState, p: dict, world: World) -> FoodState:
-    require(s.surface == "Checkout", "SetFulfillment: not at checkout")
-    return s.replace(fulfillment=p["mode"])
-
-
-def _set_time(s: FoodState, p: dict, world: World) -> FoodState:
-    require(s.surface == "Checkout", "SetDeliveryTime: not at checkout")
-    return s.replace(when=p["slot"])
-
-
-def _place_order(s: FoodState, p: dict, world: World) -> FoodState:
+def _place_order(s: FoodState, p: H.Params, world: World) -> FoodState:
     require(s.surface == "Checkout" and bool(s.cart), "PlaceOrder: not at checkout")
     address = str(p.get("address") or "").strip()
     require(s.fulfillment == "pickup" or bool(address), "PlaceOrder: enter a delivery address")
@@ -165,20 +135,34 @@ def _place_order(s: FoodState, p: dict, world: World) -> FoodState:
                      fulfillment="delivery", when="ASAP")
 
 
-_HANDLERS = {
-    "OpenRestaurant": _open_restaurant, "OpenItem": _open_item, "CloseItem": _close_item,
-    "SelectOption": _select_option, "AddToCart": _add_to_cart, "QuickAdd": _quick_add,
-    "OpenCart": _open_cart, "UpdateQuantity": _update_quantity, "RemoveFromCart": _remove,
-    "ProceedToCheckout": _checkout, "SetFulfillment": _set_fulfillment,
-    "SetDeliveryTime": _set_time, "PlaceOrder": _place_order,
+_LIST = {"surface": "RestaurantList", "focus": None, "store": "", "picks": ()}
+"""The restaurant list, with nothing open."""
+_HANDLERS: dict[str, H.Handler[FoodState]] = {
+    "OpenRestaurant": _open_restaurant, "OpenItem": _open_item, "QuickAdd": _quick_add,
+    "SelectOption": _select_option, "AddToCart": _add_to_cart,
+    "UpdateQuantity": _update_quantity, "RemoveFromCart": _remove, "PlaceOrder": _place_order,
+    "BackToRestaurants": H.step(("RestaurantDetail", "Cart"),
+                              "BackToRestaurants: not available here", **_LIST),
+    "CloseItem": H.step("MenuItemDetail", "CloseItem: no item open", surface="RestaurantDetail",
+                      focus=lambda s, p: s.store, picks=()),
+    "OpenCart": H.step((*HEADER_SURFACES, "Checkout"), "OpenCart: not available here",
+                     surface="Cart", focus=None, picks=()),
+    "ProceedToCheckout": H.step(lambda s: s.surface == "Cart" and bool(s.cart),
+                              "ProceedToCheckout: the cart is empty", surface="Checkout"),
+    "SetFulfillment": H.step("Checkout", "SetFulfillment: not at checkout",
+                           fulfillment=lambda s, p: p["mode"]),
+    "SetDeliveryTime": H.step("Checkout", "SetDeliveryTime: not at checkout",
+                            when=lambda s, p: p["slot"]),
 }
 
 
-SURFACE_KINDS = {
-    "RestaurantList": SurfaceKind.CARD, "RestaurantDetail": SurfaceKind.DETAIL,
-    "MenuItemDetail": SurfaceKind.DETAIL, "Cart": SurfaceKind.OTHER,
-    "Checkout": SurfaceKind.COMMIT, "OrderStatus": SurfaceKind.COMMIT,
-}
+SURFACES = H.surfaces(
+    RestaurantList=(SurfaceKind.CARD, "restaurant cards, cuisines, filters"),
+    RestaurantDetail=(SurfaceKind.DETAIL, "banner, info bar, menu sections"),
+    MenuItemDetail=(SurfaceKind.DETAIL, "item modal: options, quantity"),
+    Cart=(SurfaceKind.OTHER, "cart lines with quantities"),
+    Checkout=(SurfaceKind.COMMIT, "address, time, tip, place order"),
+    OrderStatus=(SurfaceKind.COMMIT, "the placed order's tracker"))
 SERVICE_FEE_RATE = 0.1
 
 
@@ -191,8 +175,7 @@ def available(s: FoodState, world: World) -> tuple[Action, ...]:
         out.append(Action("GoHome"))
     if surf == "RestaurantList":
         out += V.CATALOG.available(s, world)
-        out += [Action("OpenRestaurant", {"restaurant_id": r})
-                for r in V.CATALOG.visible(world, s)]
+        out += H.offer("OpenRestaurant", "restaurant_id", V.CATALOG.visible(world, s))
     elif surf == "RestaurantDetail":
         out.append(Action("BackToRestaurants"))
         for i in menu_ids(world, s.store):
@@ -212,15 +195,15 @@ def available(s: FoodState, world: World) -> tuple[Action, ...]:
             out.append(Action("ProceedToCheckout"))
     elif surf == "Checkout":
         out.append(Action("OpenCart"))
-        out += [Action("SetFulfillment", {"mode": m}) for m in V.FULFILLMENT]
-        out += [Action("SetDeliveryTime", {"slot": t}) for t in V.DELIVERY_TIMES]
+        out += [*H.offer("SetFulfillment", "mode", V.FULFILLMENT),
+                *H.offer("SetDeliveryTime", "slot", V.DELIVERY_TIMES)]
         out.append(Action("PlaceOrder"))
     return tuple(out)
 
 
 def _store_views(world: World, rid: str, focus: str | None = None) -> list[EntityView]:
-    return [view(world, rid, RESTAURANT_CARD + RESTAURANT_DETAIL),
-            *(view(world, i, MENU_LINE + (ITEM_DETAIL if i == focus else ()))
+    return [H.view(world, rid, RESTAURANT_CARD + RESTAURANT_DETAIL),
+            *(H.view(world, i, MENU_LINE + (ITEM_DETAIL if i == focus else ()))
               for i in menu_ids(world, rid))]
 
 
@@ -240,8 +223,8 @@ def _lines(world: World,
     rows: list[dict[str, Any]] = []
     for iid, qty, picks, rid in lines:
         if rid not in [v.id for v in ents]:
-            ents.append(view(world, rid, ("name", "delivery_fee")))
-        ents.append(view(world, iid, MENU_LINE))
+            ents.append(H.view(world, rid, ("name", "delivery_fee")))
+        ents.append(H.view(world, iid, MENU_LINE))
         each = unit_price(world.entities[iid], picks)
         rows.append({"item": iid, "restaurant": rid, "qty": qty,
                      "options": [list(p) for p in picks], "each": each,
@@ -258,32 +241,27 @@ def observe(s: FoodState, world: World) -> Observation:
     ents: list[EntityView] = []
     surf = s.surface
     if surf == "RestaurantList":
-        ents = list(views(world, V.CATALOG.visible(world, s), RESTAURANT_CARD))
+        ents = list(H.views(world, V.CATALOG.visible(world, s), RESTAURANT_CARD))
         ctx.update(V.CATALOG.context(s, world))
         ctx["cuisines"] = list(V.CUISINES)
     elif surf in ("RestaurantDetail", "MenuItemDetail"):
         ents = _store_views(world, s.store, s.focus if surf == "MenuItemDetail" else None)
-        ctx["sections"] = _sections(world, s.store)
-        ctx["store"] = s.store
+        ctx.update(sections=_sections(world, s.store), store=s.store)
         if surf == "MenuItemDetail":
-            ctx["item"] = s.focus
-            ctx["picked"] = dict(s.picks)
-            ctx["extras"] = {c: V.EXTRA[c] for _, cs in world.entities[s.focus or ""]["options"]
-                             for c in cs if c in V.EXTRA}
-            ctx["unit_price"] = unit_price(world.entities[s.focus or ""], s.picks)
+            item = world.entities[s.focus or ""]
+            ctx.update(item=s.focus, picked=dict(s.picks),
+                       extras={c: V.EXTRA[c] for _, cs in item["options"] for c in cs
+                               if c in V.EXTRA}, unit_price=unit_price(item, s.picks))
     elif surf in ("Cart", "Checkout"):
         ents, totals = _lines(world, s.cart)
-        ctx.update(totals)
-        ctx.update(fulfillment=s.fulfillment, when=s.when)
+        ctx.update(totals, fulfillment=s.fulfillment, when=s.when)
     elif surf == "OrderStatus":
         ents, totals = _lines(world, s.order)
-        ctx.update(totals)
-        ctx.update(address=s.order_address, tip=s.order_tip, fulfillment=s.order_fulfillment,
-                   when=s.order_when)
+        ctx.update(totals, address=s.order_address, tip=s.order_tip,
+                   fulfillment=s.order_fulfillment, when=s.order_when)
     if surf in ("Checkout", "OrderStatus"):
-        ctx["tips"] = list(V.TIPS)
-        ctx["times"] = list(V.DELIVERY_TIMES)
-    return Observation(surf, SURFACE_KINDS[surf], tuple(ents), available(s, world), ctx)
+        ctx.update(tips=list(V.TIPS), times=list(V.DELIVERY_TIMES))
+    return H.observation(s, SURFACES, ents, available(s, world), ctx)
 
 
 def facts(s: FoodState) -> dict[str, Any]:

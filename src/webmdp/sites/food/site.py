@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from webmdp.core.spec import ActionSpec, ParamSpec, SurfaceKind, SurfaceSpec, declare_action
-from webmdp.sites._common.site import ModularSite, SiteLogic
-from webmdp.sites._common.tasklib import CO, INS, NAV, shown
+from webmdp.core.spec import ActionSpec, ParamSpec, declare_action
+from webmdp.sites._common.site import CO, INS, NAV, ModularSite, SiteLogic
+from webmdp.sites._common.tasklib import shown
 from webmdp.sites.food import mdp
 from webmdp.sites.food import vocab as V
 from webmdp.sites.food import world as W
@@ -45,14 +45,7 @@ class FoodSite(ModularSite[FoodState]):
     entity_prefix = "RST"
     example_params = {"query": "thai", "quantity": 2, "address": "1455 Market St, Apt 4B",
                       "tip": "18%"}
-    surfaces = (
-        SurfaceSpec("RestaurantList", SurfaceKind.CARD, "restaurant cards, cuisines, filters"),
-        SurfaceSpec("RestaurantDetail", SurfaceKind.DETAIL, "banner, info bar, menu sections"),
-        SurfaceSpec("MenuItemDetail", SurfaceKind.DETAIL, "item modal: options, quantity"),
-        SurfaceSpec("Cart", SurfaceKind.OTHER, "cart lines with quantities"),
-        SurfaceSpec("Checkout", SurfaceKind.COMMIT, "address, time, tip, place order"),
-        SurfaceSpec("OrderStatus", SurfaceKind.COMMIT, "the placed order's tracker"),
-    )
+    surfaces = mdp.SURFACES
     actions = ACTIONS
     visibility = shown(W.CARD_FIELDS, W.DETAIL_FIELDS, RestaurantList=W.RESTAURANT_CARD,
                        RestaurantDetail=W.RESTAURANT_CARD + W.RESTAURANT_DETAIL + W.MENU_LINE,

@@ -13,7 +13,7 @@ from typing import Any, ClassVar
 
 from webmdp.core.model import Entity, World, WorldSpec
 from webmdp.core.spec import Action
-from webmdp.sites._common.tasklib import FindTemplate, Params, Pins, distinct, sort
+from webmdp.sites._common.tasklib import FindTemplate, Params, Pins, distinct
 from webmdp.sites._common.worldgen import others, pin_group
 from webmdp.sites.food import vocab as V
 from webmdp.sites.food.world import N_RESTAURANTS, dietary_for, restaurant_name
@@ -56,6 +56,12 @@ class RestaurantTemplate(FindTemplate):
     commit_action = "QuickAdd"
     open, back = Action("OpenRestaurant"), Action("BackToRestaurants")
     param, unique = "restaurant_id", ""
+    by = {"name": lambda p: Action("Search", {"query": p["restaurant"]}),
+          "cuisine": lambda p: Action("SetCuisine", {"cuisine": p["cuisine"]}),
+          "rating": lambda p: Action("SetMinRating", {"rating": p["floor"]}),
+          "price": lambda p: Action("TogglePriceLevel", {"price": p["price"]}),
+          "free": lambda p: Action("ToggleFreeDelivery"),
+          "fast": lambda p: Action("ToggleFastDelivery")}
 
     def restaurants(self, rng: Random, cuisine: str, k: int) -> Restaurants:
         """(base, negatives, decoys, params) of one draft."""
@@ -95,6 +101,7 @@ class OpenLate(RestaurantTemplate):
     name = "open_late_rated"
     description = "Filter by cuisine and rating, check opening hours, add a dish"
     keys, card, detail, unique = ("cuisine",), ("rating",), ("hours",), "closes"
+    narrow = ("cuisine", "rating")
     sentence = ("Find {article} {cuisine} restaurant rated {floor} or higher that is open until "
                 "{closes}, and add its {dish} to your cart.")
 
@@ -108,10 +115,6 @@ class OpenLate(RestaurantTemplate):
     def words(self, p: Params) -> Params:
         return {**p, "article": "an" if p["cuisine"][0] in "AEIOU" else "a"}
 
-    def reach(self, p: Params, world: World) -> list[Action]:
-        return [Action("SetCuisine", {"cuisine": p["cuisine"]}),
-                Action("SetMinRating", {"rating": p["floor"]})]
-
     def accepts(self, e: Entity, p: Params) -> bool:
         return e["closes"] == p["closes"] and e["rating"] >= float(p["floor"])
 
@@ -124,6 +127,7 @@ class FastestFreeDelivery(RestaurantTemplate):
     description = "Free delivery, sort by delivery time, pick the fastest open late enough"
     keys, card, detail = ("cuisine",), ("delivery_fee", "delivery_time"), ("hours",)
     unique, best_by = "closes", "delivery_time"
+    narrow, order = ("cuisine", "free"), "delivery_time"
     sentence = ("Order the {dish} from the fastest-delivering {cuisine} restaurant with a $0 "
                 "delivery fee that stays open until {closes}.")
 
@@ -136,10 +140,6 @@ class FastestFreeDelivery(RestaurantTemplate):
                        for _ in range(2))
         return {"delivery_fee": 0.0, "delivery_time": minutes}, negs, decoys, {"closes": close}
 
-    def reach(self, p: Params, world: World) -> list[Action]:
-        return [Action("SetCuisine", {"cuisine": p["cuisine"]}), Action("ToggleFreeDelivery"),
-                sort("delivery_time")]
-
     def accepts(self, e: Entity, p: Params) -> bool:
         return e["delivery_fee"] == 0.0 and e["closes"] == p["closes"]
 
@@ -151,6 +151,7 @@ class TopRatedOnStreet(RestaurantTemplate):
     description = "Filter cuisine and price tier, sort by rating, pick the best-rated on a street"
     keys, card, detail, unique = ("cuisine", "price"), ("rating",), ("address",), "street"
     best_by, highest = "rating", True
+    narrow, order = ("cuisine", "price"), "rating"
     sentence = ("Order the {dish} from the highest-rated {price} {cuisine} restaurant located on "
                 "{street}.")
 
@@ -165,10 +166,6 @@ class TopRatedOnStreet(RestaurantTemplate):
         return ({"price": tier, "rating": rating}, negs, decoys,
                 {"price": tier, "street": street})
 
-    def reach(self, p: Params, world: World) -> list[Action]:
-        return [Action("SetCuisine", {"cuisine": p["cuisine"]}),
-                Action("TogglePriceLevel", {"price": p["price"]}), sort("rating")]
-
     def accepts(self, e: Entity, p: Params) -> bool:
         return bool(e["street"] == p["street"])
 
@@ -179,6 +176,7 @@ class ChainLocation(RestaurantTemplate):
     name = "chain_location"
     description = "Search a chain by name and order from the location on a given street"
     card, detail, unique = ("name",), ("address",), "street"
+    narrow = ("name",)
     sentence = ("Add the {dish} from '{restaurant}' to your cart: order from its location on "
                 "{street}.")
 
@@ -187,9 +185,6 @@ class ChainLocation(RestaurantTemplate):
         street = rng.choice(V.STREETS)
         negs = [{"street": s} for s in others(rng, V.STREETS, street, k)]
         return {"name": name}, negs, (), {"restaurant": name, "street": street}
-
-    def reach(self, p: Params, world: World) -> list[Action]:
-        return [Action("Search", {"query": p["restaurant"]})]
 
     def accepts(self, e: Entity, p: Params) -> bool:
         return e["name"] == p["restaurant"] and e["street"] == p["street"]
@@ -202,6 +197,7 @@ class LowestFeeFast(RestaurantTemplate):
     description = "Under 30 min, sort by delivery fee, pick the cheapest open late enough"
     keys, card, detail = ("cuisine",), ("delivery_fee", "delivery_time"), ("hours",)
     unique, best_by = "closes", "delivery_fee"
+    narrow, order = ("cuisine", "fast"), "delivery_fee"
     sentence = ("Among {cuisine} restaurants that deliver in under 30 minutes, order the {dish} "
                 "from the one with the lowest delivery fee that is open until {closes}.")
 
@@ -215,10 +211,6 @@ class LowestFeeFast(RestaurantTemplate):
                         "delivery_fee": rng.choice([f for f in V.DELIVERY_FEES if f > fee])}
                        for _ in range(2))
         return {"delivery_fee": fee, "delivery_time": minutes}, negs, decoys, {"closes": close}
-
-    def reach(self, p: Params, world: World) -> list[Action]:
-        return [Action("SetCuisine", {"cuisine": p["cuisine"]}), Action("ToggleFastDelivery"),
-                sort("delivery_fee")]
 
     def accepts(self, e: Entity, p: Params) -> bool:
         return e["closes"] == p["closes"] and e["delivery_time"] < 30
@@ -263,7 +255,11 @@ class ItemTemplate(FindTemplate):
         pinned, params = self.dishes(rng, cuisine, section, names, k)
         host = {"key": "host", "role": "companion", "name": name, "cuisine": cuisine}
         return (host, *pinned), {"restaurant": name, "section": section,
-                                 "what": V.SINGULAR[section], **params}
+                                 "what": V.SINGULAR[section], **params, **self.more(rng)}
+
+    def more(self, rng: Random) -> Params:
+        """Params of the steps after the dish (a quantity, the checkout's fields)."""
+        return {}
 
     def world(self, rng: Random, pinned: tuple[Entity, ...], p: Params) -> WorldSpec:
         """No other restaurant has the host's name; no filler dish shares the target's
@@ -455,6 +451,11 @@ class GlutenFree(ItemTemplate):
         return "gluten-free" in e["dietary"]
 
 
+def delivery(rng: Random) -> Params:
+    """A delivery address and a tip."""
+    return {"address": rng.choice(V.ADDRESSES), "tip": rng.choice(V.TIPS[1:])}
+
+
 def ordered(d: Draft, **expected: Any) -> list[Condition]:
     """The target is in the placed order, with every expected order field."""
     return [*membership(d, "order.items", "in the placed order"),
@@ -502,9 +503,8 @@ class ChangeQuantity(GlutenFree):
     sentence = ("From '{restaurant}', add the gluten-free {what} to your cart, then change its "
                 "quantity to {quantity} in the cart.")
 
-    def dishes(self, rng: Random, cuisine: str, section: str, names: list[str], k: int) -> Pins:
-        pinned, params = super().dishes(rng, cuisine, section, names, k)
-        return pinned, {**params, "quantity": rng.randint(2, 5)}
+    def more(self, rng: Random) -> Params:
+        return {"quantity": rng.randint(2, 5)}
 
     def commit(self, d: Draft, world: World) -> list[Action]:
         return [ADD_ONE, Action("OpenCart"), Action("UpdateQuantity", {
@@ -524,10 +524,8 @@ class DeliverWithTip(WithoutAllergen):
     sentence = ("From '{restaurant}', order a {what} that contains no {allergen} for delivery to "
                 "{address}, with a {tip} tip.")
 
-    def dishes(self, rng: Random, cuisine: str, section: str, names: list[str], k: int) -> Pins:
-        pinned, params = super().dishes(rng, cuisine, section, names, k)
-        return pinned, {**params, "address": rng.choice(V.ADDRESSES),
-                        "tip": rng.choice(V.TIPS[1:])}
+    def more(self, rng: Random) -> Params:
+        return delivery(rng)
 
     def commit(self, d: Draft, world: World) -> list[Action]:
         return [ADD_ONE, *checkout(d.params["address"], d.params["tip"])]
@@ -547,10 +545,8 @@ class ScheduledPickup(LowestCalorie):
     sentence = ("From '{restaurant}', order the {what} with the fewest calories for pickup at "
                 "{time}, leaving a {tip} tip.")
 
-    def dishes(self, rng: Random, cuisine: str, section: str, names: list[str], k: int) -> Pins:
-        pinned, params = super().dishes(rng, cuisine, section, names, k)
-        return pinned, {**params, "time": rng.choice(V.DELIVERY_TIMES[1:]),
-                        "tip": rng.choice(V.TIPS[1:])}
+    def more(self, rng: Random) -> Params:
+        return {"time": rng.choice(V.DELIVERY_TIMES[1:]), "tip": rng.choice(V.TIPS[1:])}
 
     def commit(self, d: Draft, world: World) -> list[Action]:
         return [ADD_ONE, *checkout(None, d.params["tip"], pickup_at=d.params["time"])]
@@ -567,10 +563,8 @@ class CustomizeAndCheckout(Customize):
     commit_action = "PlaceOrder"
     sentence = Customize.sentence[:-1] + ". Deliver it to {address} with a {tip} tip."
 
-    def dishes(self, rng: Random, cuisine: str, section: str, names: list[str], k: int) -> Pins:
-        pinned, params = super().dishes(rng, cuisine, section, names, k)
-        return pinned, {**params, "address": rng.choice(V.ADDRESSES),
-                        "tip": rng.choice(V.TIPS[1:])}
+    def more(self, rng: Random) -> Params:
+        return delivery(rng)
 
     def commit(self, d: Draft, world: World) -> list[Action]:
         return [*super().commit(d, world), *checkout(d.params["address"], d.params["tip"])]

@@ -9,9 +9,6 @@ from webmdp.sites._common.catalog import Catalog, Facet, Sort
 
 CUISINES: tuple[str, ...] = ("Thai", "Italian", "Mexican", "Japanese", "Indian", "Chinese",
                              "American", "Mediterranean")
-GLYPH = {"Thai": "\U0001F35C", "Italian": "\U0001F355", "Mexican": "\U0001F32E",
-         "Japanese": "\U0001F363", "Indian": "\U0001F35B", "Chinese": "\U0001F961",
-         "American": "\U0001F354", "Mediterranean": "\U0001F959"}
 
 # cuisine -> section -> dishes (name, base price, described ingredients)
 MENUS: dict[str, dict[str, tuple[tuple[str, float, str], ...]]] = {

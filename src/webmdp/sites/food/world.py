@@ -15,17 +15,15 @@ from webmdp.core.model import Entity, World, WorldSpec
 from webmdp.sites._common.worldgen import assemble, fillers
 from webmdp.sites.food import vocab as V
 
-CARD_FIELDS: tuple[str, ...] = ("name", "cuisine", "rating", "review_count", "delivery_fee",
-                                "delivery_time", "price", "section")
-"""Restaurant cards show name, cuisine, rating, review count, fee, time, price tier; a menu
-line (an item's card) shows name, price and section."""
-DETAIL_FIELDS: tuple[str, ...] = ("address", "hours", "description", "calories", "allergens",
-                                  "dietary", "options")
 RESTAURANT_CARD = ("name", "cuisine", "rating", "review_count", "delivery_fee",
                    "delivery_time", "price")
 RESTAURANT_DETAIL = ("address", "hours")
 MENU_LINE = ("name", "price", "section")
 ITEM_DETAIL = ("description", "calories", "allergens", "dietary", "options")
+CARD_FIELDS = (*RESTAURANT_CARD, "section")
+"""Restaurant cards show name, cuisine, rating, review count, fee, time, price tier; a menu
+line (an item's card) shows name, price and section."""
+DETAIL_FIELDS = RESTAURANT_DETAIL + ITEM_DETAIL
 N_RESTAURANTS = 24
 MENU_SIZE = 8
 

@@ -4,9 +4,9 @@ sale and for rent (WebSTEP Tables 4, 5 and 8, row "Housing")."""
 from __future__ import annotations
 
 from webmdp.core.model import State, World
-from webmdp.core.spec import Action, ActionSpec, ParamSpec, SurfaceKind, SurfaceSpec, declare_action
-from webmdp.sites._common.site import ModularSite, SiteLogic
-from webmdp.sites._common.tasklib import CO, INS, NAV, shown
+from webmdp.core.spec import Action, ActionSpec, ParamSpec, declare_action
+from webmdp.sites._common.site import CO, INS, NAV, ModularSite, SiteLogic
+from webmdp.sites._common.tasklib import shown
 from webmdp.sites.housing import mdp
 from webmdp.sites.housing.state import HousingState
 from webmdp.sites.housing.vocab import CATALOG
@@ -43,13 +43,7 @@ class HousingSite(ModularSite[HousingState]):
     example_params = {"query": "Austin", "min": 1000.0, "max": 900000.0, "date": "2025-06-14",
                       "time": "10:00 AM", "name": "Jordan Reyes", "phone": "512-555-0142",
                       "message": "Is this home still available?"}
-    surfaces = (
-        SurfaceSpec("SearchResults", SurfaceKind.CARD, "listing cards with the filter bar"),
-        SurfaceSpec("PropertyDetail", SurfaceKind.DETAIL,
-                    "facts and features, schools, listing agent, contact form"),
-        SurfaceSpec("SavedHomes", SurfaceKind.COMMIT, "saved homes: review, unsave, compare"),
-        SurfaceSpec("TourRequest", SurfaceKind.COMMIT, "tour date, time and contact details"),
-    )
+    surfaces = mdp.SURFACES
     actions = ACTIONS
     visibility = shown(CARD_FIELDS, DETAIL_FIELDS, SearchResults=CARD_FIELDS,
                        PropertyDetail=CARD_FIELDS + DETAIL_FIELDS, SavedHomes=CARD_FIELDS,

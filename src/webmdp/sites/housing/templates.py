@@ -8,7 +8,7 @@ phone, message), or, for homes saved before the episode, unsaving or touring it.
 from __future__ import annotations
 
 from random import Random
-from typing import Any
+from typing import Any, ClassVar
 
 from webmdp.core.model import Entity, World, WorldSpec
 from webmdp.core.spec import Action
@@ -18,7 +18,6 @@ from webmdp.sites._common.tasklib import (
     Pins,
     distinct,
     filler,
-    sort,
     spec,
 )
 from webmdp.sites._common.worldgen import others, pin_group
@@ -74,22 +73,18 @@ class HomeTemplate(FindTemplate):
 
     keys = GROUP_FIELDS
     open, back, param = Action("OpenProperty"), Action("BackToResults"), "property_id"
-    order = ""
-    """The results' sort order the oracle picks after the group's filters."""
+    narrow: ClassVar[tuple[str, ...]] = ("city", "listing_type", "home_type", "beds")
+    by = {"city": lambda p: Action("Search", {"query": p["city"]}),
+          "listing_type": lambda p: Action("SetListingType", {"listing_type": p["listing_type"]}),
+          "home_type": lambda p: Action("ToggleHomeType", {"home_type": p["home_type"]}),
+          "beds": lambda p: Action("SetMinBeds", {"beds": str(p["beds"])}),
+          "pets": lambda p: Action("TogglePetsAllowed")}
 
     def words(self, p: Params) -> Params:
         return {**p, "group": describe(p), "groups": describe(p, plural=True)}
 
     def world(self, rng: Random, pinned: tuple[Entity, ...], p: Params) -> WorldSpec:
         return spec(pinned, V.N_PROPERTIES, {k: p[k] for k in GROUP_FIELDS})
-
-    def reach(self, p: Params, world: World) -> list[Action]:
-        """Search the city, then listing type, home type, bedrooms (and the sort order)."""
-        return [Action("Search", {"query": p["city"]}),
-                Action("SetListingType", {"listing_type": p["listing_type"]}),
-                Action("ToggleHomeType", {"home_type": p["home_type"]}),
-                Action("SetMinBeds", {"beds": str(p["beds"])}),
-                *([sort(self.order)] if self.order else [])]
 
 
 class SaveTemplate(HomeTemplate):
@@ -226,7 +221,7 @@ class PetFriendlyRental(SaveTemplate):
 
     name = "pet_friendly_rental"
     description = "Filter rentals that allow pets, save the one allowing cats and dogs"
-    detail = ("pet_policy",)
+    detail, narrow = ("pet_policy",), (*HomeTemplate.narrow, "pets")
     policy = "Cats and dogs"
     sentence = "Save the {group} whose pet policy allows both cats and dogs."
 
@@ -238,9 +233,6 @@ class PetFriendlyRental(SaveTemplate):
 
     def accepts(self, e: Entity, p: Params) -> bool:
         return bool(e["pet_policy"] == self.policy)
-
-    def reach(self, p: Params, world: World) -> list[Action]:
-        return [*super().reach(p, world), Action("TogglePetsAllowed")]
 
 
 class TourByDetail(TourTemplate):

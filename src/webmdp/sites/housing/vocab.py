@@ -10,16 +10,6 @@ CITIES: dict[str, tuple[str, str]] = {
     "Raleigh": ("NC", "276"), "Nashville": ("TN", "372"), "Phoenix": ("AZ", "850"),
     "Seattle": ("WA", "981"), "Charlotte": ("NC", "282"),
 }
-NEIGHBORHOODS: dict[str, tuple[str, ...]] = {
-    "Austin": ("Mueller", "Travis Heights", "Zilker", "Crestview"),
-    "Denver": ("Highlands", "Capitol Hill", "Baker", "Park Hill"),
-    "Portland": ("Sellwood", "Alberta Arts", "Hawthorne", "Pearl District"),
-    "Raleigh": ("Five Points", "Oakwood", "North Hills", "Cameron Village"),
-    "Nashville": ("East Nashville", "Germantown", "12 South", "Sylvan Park"),
-    "Phoenix": ("Arcadia", "Roosevelt Row", "Encanto", "Ahwatukee"),
-    "Seattle": ("Ballard", "Capitol Hill", "Fremont", "Green Lake"),
-    "Charlotte": ("Dilworth", "NoDa", "Plaza Midwood", "South End"),
-}
 STREETS = ("Oak", "Maple", "Cedar", "Willow", "Juniper", "Magnolia", "Aspen", "Hawthorne",
            "Lakeview", "Ridgeline", "Sunset", "Briar", "Harbor", "Meadow", "Laurel", "Chestnut",
            "Sycamore", "Falcon", "Granite", "Pinecrest")
@@ -33,7 +23,6 @@ BATHS = ("1", "1.5", "2", "3", "4")
 
 PARKING = ("2-car garage", "1-car garage", "Attached garage", "Carport", "Driveway",
            "Street parking")
-GARAGE_FREE_PARKING = ("Carport", "Driveway", "Street parking")
 HEATING = ("Forced air, central A/C", "Heat pump, central A/C", "Radiant floors, no A/C",
            "Baseboard, wall A/C units", "Forced air, evaporative cooler")
 PET_POLICIES = ("Cats and dogs", "Cats only", "Dogs only", "Small pets only", "No pets")
@@ -48,18 +37,12 @@ BROKERAGES = ("Summit Realty Group", "Keystone Properties", "Harbor & Vine Real 
 
 BUYER_NAMES = ("Dana Whitfield", "Jordan Reyes", "Alex Morgan", "Casey Lindqvist",
                "Riley Okonkwo", "Taylor Brennan", "Morgan Achebe", "Jamie Castillo")
-MESSAGES = ("Is the price negotiable?", "Are utilities included in the rent?",
-            "When is the earliest move-in date?", "Can I see the HOA documents?",
-            "Has the roof been replaced recently?", "Is there an open house this weekend?",
-            "Are there any pending offers?", "Is the garage heated?")
 
 TOUR_TIMES = ("9:00 AM", "10:00 AM", "11:00 AM", "12:00 PM", "1:00 PM", "2:00 PM", "3:00 PM",
               "4:00 PM", "5:00 PM")
 TOUR_FIRST_DAY, TOUR_LAST_DAY = "2025-06-02", "2025-06-29"
 TOUR_DAYS = tuple(f"2025-06-{d:02d}" for d in range(2, 30))
 
-PHOTO_PALETTE = ("#c7d9e8", "#d8cfc0", "#cfe0c8", "#e6d3c3", "#d3d6e8", "#e3dcc2", "#c9dcd8",
-                 "#e2cfd4")
 PAGE_SIZE = 12
 N_PROPERTIES = 40
 

@@ -3,14 +3,13 @@ people search, profiles with the connect dialog, messaging and the feed."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from functools import lru_cache
-from typing import Any
 
 from webmdp.core.model import World
 from webmdp.core.spec import Action
-from webmdp.errors import InvalidAction, require
+from webmdp.errors import require
 from webmdp.sites._common.catalog import words
+from webmdp.sites._common.handlers import Handler, Params, catalog_action, dispatch, switch, toggle
 from webmdp.sites.jobs.catalog import CATALOG
 from webmdp.sites.jobs.state import JobsState
 
@@ -56,70 +55,53 @@ def threads(s: JobsState, world: World) -> tuple[str, ...]:
 
 
 def transition(s: JobsState, a: Action, world: World) -> JobsState:
-    name, surf = a.name, s.surface
+    name = a.name
     if name in TABS:
         require(not s.dialog, f"{name}: close the dialog first")
         return s.replace(surface=TABS[name], focus=None, origin="", people_query="")
     if name == CATALOG.search:
-        require(surf in ("JobList", "JobDetail") and not s.dialog,
+        require(s.surface in ("JobList", "JobDetail") and not s.dialog,
                 "SearchJobs: no job search box here")
-        return _listing(s.replace(surface="JobList", focus=None), a, world)
-    if CATALOG.handles(name):
-        require(surf == "JobList", f"{name}: only on the job list")
-        return _listing(s, a, world)
-    if name in _HANDLERS:
-        return _HANDLERS[name](s, a.params, world)
-    raise InvalidAction(f"unknown action {name!r}")
-
-
-def _listing(s: JobsState, a: Action, world: World) -> JobsState:
-    out = CATALOG.transition(s, a, world)
-    assert isinstance(out, JobsState)
-    return out
+    browsed = catalog_action(CATALOG, s, a, world, "the job list")
+    return browsed or dispatch(_HANDLERS, s, a, world)
 
 
 def _on(s: JobsState, surface: str, name: str) -> None:
     require(s.surface == surface and not s.dialog, f"{name}: not on {surface}")
 
 
-def _text(p: dict[str, Any], key: str, name: str, *, required: bool = True) -> str:
+def _text(p: Params, key: str, name: str, *, required: bool = True) -> str:
     text = str(p.get(key) or "").strip()
     require(bool(text) or not required, f"{name}: {key} is empty")
     require(len(text) <= MAX_TEXT, f"{name}: {key} longer than {MAX_TEXT} characters")
     return text
 
 
-def _open_job(s: JobsState, p: dict, world: World) -> JobsState:
+def _open_job(s: JobsState, p: Params, world: World) -> JobsState:
     _on(s, "JobList", "OpenJob")
     jid = p["job_id"]
     require(jid in CATALOG.visible(world, s), f"OpenJob: {jid} is not on this page")
     return s.replace(surface="JobDetail", focus=jid)
 
 
-def _back_to_jobs(s: JobsState, p: dict, world: World) -> JobsState:
+def _back_to_jobs(s: JobsState, p: Params, world: World) -> JobsState:
     _on(s, "JobDetail", "BackToJobs")
     return s.replace(surface="JobList", focus=None)
 
 
-def _save(s: JobsState, p: dict, world: World) -> JobsState:
-    _on(s, "JobDetail", "SaveJob")
-    require(s.focus not in s.saved, "SaveJob: already saved")
-    return s.replace(saved=(*s.saved, s.focus or ""))
+def _job(s: JobsState, p: Params, world: World, name: str) -> str:
+    """The open job (what Save / Unsave act on)."""
+    _on(s, "JobDetail", name)
+    return s.focus or ""
 
 
-def _unsave(s: JobsState, p: dict, world: World) -> JobsState:
-    _on(s, "JobDetail", "UnsaveJob")
-    require(s.focus in s.saved, "UnsaveJob: not saved")
-    return s.replace(saved=tuple(j for j in s.saved if j != s.focus))
-
-
-def _open_apply(s: JobsState, p: dict, world: World) -> JobsState:
+def _open_apply(s: JobsState, p: Params, world: World) -> JobsState:
     _on(s, "JobDetail", "OpenEasyApply")
     require(all(ap[0] != s.focus for ap in s.applications), "OpenEasyApply: already applied")
     return s.replace(dialog="apply")
 
 
-def _submit(s: JobsState, p: dict, world: World) -> JobsState:
+def _submit(s: JobsState, p: Params, world: World) -> JobsState:
     require(s.surface == "JobDetail" and s.dialog == "apply",
             "SubmitApplication: Easy Apply is not open")
     phone = _text(p, "phone", "SubmitApplication")
@@ -129,18 +111,18 @@ def _submit(s: JobsState, p: dict, world: World) -> JobsState:
                                               (s.focus or "", phone, str(p["resume"]), years)))
 
 
-def _close_dialog(s: JobsState, p: dict, world: World) -> JobsState:
+def _close_dialog(s: JobsState, p: Params, world: World) -> JobsState:
     require(bool(s.dialog), "CloseDialog: no dialog is open")
     return s.replace(dialog="")
 
 
-def _search_people(s: JobsState, p: dict, world: World) -> JobsState:
+def _search_people(s: JobsState, p: Params, world: World) -> JobsState:
     require(not s.dialog, "SearchPeople: close the dialog first")
     q = _text(p, "query", "SearchPeople")
     return s.replace(surface="ConnectionList", focus=None, origin="", people_query=q)
 
 
-def _open_profile(s: JobsState, p: dict, world: World) -> JobsState:
+def _open_profile(s: JobsState, p: Params, world: World) -> JobsState:
     pid = p["profile_id"]
     require(not s.dialog, "OpenProfile: close the dialog first")
     shown = {"ConnectionList": lambda: people(world, s.people_query),
@@ -149,53 +131,53 @@ def _open_profile(s: JobsState, p: dict, world: World) -> JobsState:
     return s.replace(surface="ProfileView", focus=pid, origin=s.surface)
 
 
-def _back_to_list(s: JobsState, p: dict, world: World) -> JobsState:
+def _back_to_list(s: JobsState, p: Params, world: World) -> JobsState:
     _on(s, "ProfileView", "BackToList")
     return s.replace(surface=s.origin or "ConnectionList", focus=None, origin="")
 
 
-def _open_connect(s: JobsState, p: dict, world: World) -> JobsState:
+def _open_connect(s: JobsState, p: Params, world: World) -> JobsState:
     _on(s, "ProfileView", "OpenConnect")
     require(all(i[0] != s.focus for i in s.invitations), "OpenConnect: invitation pending")
     return s.replace(dialog="connect")
 
 
-def _send_invitation(s: JobsState, p: dict, world: World) -> JobsState:
+def _send_invitation(s: JobsState, p: Params, world: World) -> JobsState:
     require(s.surface == "ProfileView" and s.dialog == "connect",
             "SendInvitation: the connect dialog is not open")
     note = _text(p, "note", "SendInvitation", required=False)
     return s.replace(dialog="", invitations=(*s.invitations, (s.focus or "", note)))
 
 
-def _message_profile(s: JobsState, p: dict, world: World) -> JobsState:
+def _message_profile(s: JobsState, p: Params, world: World) -> JobsState:
     _on(s, "ProfileView", "MessageProfile")
     return s.replace(surface="Messaging", conversation=s.focus or "", focus=None, origin="")
 
 
-def _open_conversation(s: JobsState, p: dict, world: World) -> JobsState:
+def _open_conversation(s: JobsState, p: Params, world: World) -> JobsState:
     _on(s, "Messaging", "OpenConversation")
     pid = p["profile_id"]
     require(pid in threads(s, world), f"OpenConversation: no conversation with {pid}")
     return s.replace(conversation=pid)
 
 
-def _send_message(s: JobsState, p: dict, world: World) -> JobsState:
+def _send_message(s: JobsState, p: Params, world: World) -> JobsState:
     _on(s, "Messaging", "SendMessage")
     require(bool(s.conversation), "SendMessage: no conversation is open")
     text = _text(p, "text", "SendMessage")
     return s.replace(messages=(*s.messages, (s.conversation, text)))
 
 
-def _like(s: JobsState, p: dict, world: World) -> JobsState:
+def _like(s: JobsState, p: Params, world: World) -> JobsState:
     _on(s, "Feed", "LikePost")
     pid = p["profile_id"]
     require(pid in feed(world), f"LikePost: no post by {pid} in the feed")
-    liked = tuple(x for x in s.liked if x != pid) if pid in s.liked else (*s.liked, pid)
-    return s.replace(liked=liked)
+    return s.replace(liked=toggle(s.liked, pid))
 
 
-_HANDLERS: dict[str, Callable[[JobsState, dict, World], JobsState]] = {
-    "OpenJob": _open_job, "BackToJobs": _back_to_jobs, "SaveJob": _save, "UnsaveJob": _unsave,
+_HANDLERS: dict[str, Handler[JobsState]] = {
+    "OpenJob": _open_job, "BackToJobs": _back_to_jobs,
+    **switch(("SaveJob", "UnsaveJob"), "saved", "saved", _job),
     "OpenEasyApply": _open_apply, "SubmitApplication": _submit, "CloseDialog": _close_dialog,
     "SearchPeople": _search_people, "OpenProfile": _open_profile, "BackToList": _back_to_list,
     "OpenConnect": _open_connect, "SendInvitation": _send_invitation,

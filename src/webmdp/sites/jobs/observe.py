@@ -6,7 +6,7 @@ from typing import Any
 
 from webmdp.core.model import EntityView, Observation, World
 from webmdp.core.spec import Action, SurfaceKind
-from webmdp.sites._common.templates import view
+from webmdp.sites._common.handlers import grouped, keyed, observation, record, surfaces, view
 from webmdp.sites.jobs import vocab as V
 from webmdp.sites.jobs.catalog import CATALOG
 from webmdp.sites.jobs.mdp import TABS, feed, people, threads
@@ -19,11 +19,14 @@ from webmdp.sites.jobs.world import (
     PROFILE_DETAIL,
 )
 
-SURFACE_KINDS = {
-    "Feed": SurfaceKind.OTHER, "JobList": SurfaceKind.CARD, "JobDetail": SurfaceKind.DETAIL,
-    "ConnectionList": SurfaceKind.CARD, "ProfileView": SurfaceKind.DETAIL,
-    "Messaging": SurfaceKind.COMMIT,
-}
+SURFACES = surfaces(
+    Feed=(SurfaceKind.OTHER, "home feed: posts of the member's network"),
+    JobList=(SurfaceKind.CARD, "job search results, filters, sort"),
+    JobDetail=(SurfaceKind.DETAIL, "a posting: about, skills, Easy Apply"),
+    ConnectionList=(SurfaceKind.CARD, "My Network: people cards"),
+    ProfileView=(SurfaceKind.DETAIL, "a member's profile, connect dialog"),
+    Messaging=(SurfaceKind.COMMIT, "conversations and the message box"),
+)
 JOB_SURFACES = ("JobList", "JobDetail")
 
 
@@ -97,7 +100,7 @@ def observe(s: JobsState, world: World) -> Observation:
     elif surf == "Feed":
         views = [view(world, p, POST_FIELDS) for p in feed(world)]
         ctx["liked"] = list(s.liked)
-    return Observation(surf, SURFACE_KINDS[surf], tuple(views), available(s, world), ctx)
+    return observation(s, SURFACES, views, available(s, world), ctx)
 
 
 def facts(s: JobsState) -> dict[str, Any]:
@@ -110,11 +113,7 @@ def facts(s: JobsState) -> dict[str, Any]:
         "messaged": list(dict.fromkeys(p for p, _ in s.messages)),
         "liked": list(s.liked),
     }
-    for jid, phone, resume, years in s.applications:
-        out.update({f"application.{jid}.phone": phone, f"application.{jid}.resume": resume,
-                    f"application.{jid}.years": years})
-    for pid, note in s.invitations:
-        out[f"invitation.{pid}.note"] = note
-    for pid, text in s.messages:
-        out.setdefault(f"messages.{pid}", []).append(text)
-    return out
+    for jid, *answers in s.applications:
+        out.update(record(f"application.{jid}", ("phone", "resume", "years"), answers))
+    return {**out, **keyed("invitation.{}.note", s.invitations),
+            **grouped("messages.{}", s.messages)}

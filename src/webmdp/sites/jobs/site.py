@@ -3,17 +3,9 @@
 from __future__ import annotations
 
 from webmdp.core.model import State
-from webmdp.core.spec import (
-    Action,
-    ActionSpec,
-    ParamSpec,
-    SkillCategory,
-    SurfaceKind,
-    SurfaceSpec,
-    VisibilitySpec,
-    declare_action,
-)
-from webmdp.sites._common.site import ModularSite, SiteLogic
+from webmdp.core.spec import Action, ActionSpec, ParamSpec, declare_action
+from webmdp.sites._common.site import CO, INS, NAV, SE, ModularSite, SiteLogic
+from webmdp.sites._common.tasklib import shown
 from webmdp.sites.jobs import mdp, observe
 from webmdp.sites.jobs import vocab as V
 from webmdp.sites.jobs.catalog import CATALOG
@@ -29,8 +21,6 @@ from webmdp.sites.jobs.world import (
     generate_world,
 )
 
-NAV, SE, INS, CO = (SkillCategory.NAVIGATE, SkillCategory.SEARCH, SkillCategory.INSPECT,
-                    SkillCategory.COMMIT)
 PROFILE = ParamSpec("profile_id", "entity")
 _a = declare_action
 
@@ -69,27 +59,11 @@ class JobsSite(ModularSite[JobsState]):
     entity_prefix = "JOB"
     example_params = {"query": "engineer", "phone": "415-555-0132", "resume": V.RESUMES[0],
                       "years": 5, "note": V.NOTES[0], "text": V.MESSAGES[0]}
-    surfaces = (
-        SurfaceSpec("Feed", SurfaceKind.OTHER, "home feed: posts of the member's network"),
-        SurfaceSpec("JobList", SurfaceKind.CARD, "job search results, filters, sort"),
-        SurfaceSpec("JobDetail", SurfaceKind.DETAIL, "a posting: about, skills, Easy Apply"),
-        SurfaceSpec("ConnectionList", SurfaceKind.CARD, "My Network: people cards"),
-        SurfaceSpec("ProfileView", SurfaceKind.DETAIL, "a member's profile, connect dialog"),
-        SurfaceSpec("Messaging", SurfaceKind.COMMIT, "conversations and the message box"),
-    )
+    surfaces = observe.SURFACES
     actions = ACTIONS
-    visibility = VisibilitySpec(
-        card_fields=CARD_FIELDS,
-        detail_fields=DETAIL_FIELDS,
-        surface_fields={
-            "Feed": frozenset(POST_FIELDS),
-            "JobList": frozenset(JOB_CARD),
-            "JobDetail": frozenset(JOB_CARD + JOB_DETAIL),
-            "ConnectionList": frozenset(PROFILE_CARD),
-            "ProfileView": frozenset(PROFILE_CARD + PROFILE_DETAIL),
-            "Messaging": frozenset(PROFILE_CARD),
-        },
-    )
+    visibility = shown(CARD_FIELDS, DETAIL_FIELDS, Feed=POST_FIELDS, JobList=JOB_CARD,
+                       JobDetail=JOB_CARD + JOB_DETAIL, ConnectionList=PROFILE_CARD,
+                       ProfileView=PROFILE_CARD + PROFILE_DETAIL, Messaging=PROFILE_CARD)
 
     state_class = JobsState
     start_surface = "Feed"

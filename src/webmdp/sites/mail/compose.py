@@ -3,16 +3,15 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from typing import Any
 
 from webmdp.core.model import World
 from webmdp.errors import require
+from webmdp.sites._common.handlers import Handler, Params
 from webmdp.sites.mail import catalog as C
 from webmdp.sites.mail.state import MailState as S
 from webmdp.sites.mail.state import SentMail
 
-Handler = Callable[[S, dict[str, Any], World], S]
 _EMAIL = re.compile(r"^[a-z0-9._%+-]+@[a-z0-9-]+(\.[a-z0-9-]+)+$")
 _ANGLE = re.compile(r"<([^<>]+)>")
 _CLOSED = {"compose": "", "to": (), "cc": (), "subject": "", "body": "", "reply_thread": ""}
@@ -39,13 +38,13 @@ def _open(s: S, mode: str, **fields: Any) -> S:
     return s.replace(surface="ComposeModal", **{**_CLOSED, "compose": mode, **fields})
 
 
-def _compose(s: S, p: dict, w: World) -> S:
+def _compose(s: S, p: Params, w: World) -> S:
     require(s.surface in ("ThreadList", "ThreadView"), "Compose: not available here")
     return _open(s, "new")
 
 
-def _respond(mode: str) -> Handler:
-    def go(s: S, p: dict, w: World) -> S:
+def _respond(mode: str) -> Handler[S]:
+    def go(s: S, p: Params, w: World) -> S:
         require(s.surface == "ThreadView" and s.focus is not None, f"{mode}: no thread is open")
         t = w.entities[s.focus or ""]
         if mode == "forward":
@@ -60,8 +59,8 @@ def _respond(mode: str) -> Handler:
     return go
 
 
-def _add(field: str) -> Handler:
-    def go(s: S, p: dict, w: World) -> S:
+def _add(field: str) -> Handler[S]:
+    def go(s: S, p: Params, w: World) -> S:
         addr = email(str(p["address"]))
         require(bool(addr), f"not a valid email address: {p['address']!r}")
         have: tuple[str, ...] = getattr(s, field)
@@ -70,8 +69,8 @@ def _add(field: str) -> Handler:
     return go
 
 
-def _remove(field: str) -> Handler:
-    def go(s: S, p: dict, w: World) -> S:
+def _remove(field: str) -> Handler[S]:
+    def go(s: S, p: Params, w: World) -> S:
         addr = email(str(p["address"]))
         have: tuple[str, ...] = getattr(s, field)
         require(addr in have, f"{p['address']!r} is not listed")
@@ -79,8 +78,8 @@ def _remove(field: str) -> Handler:
     return go
 
 
-def _set(field: str) -> Handler:
-    def go(s: S, p: dict, w: World) -> S:
+def _set(field: str) -> Handler[S]:
+    def go(s: S, p: Params, w: World) -> S:
         return s.replace(**{field: str(p[field]).strip()})
     return go
 
@@ -89,24 +88,24 @@ def _close(s: S, **changes: Any) -> S:
     return s.replace(surface="ThreadView" if s.focus else "ThreadList", **_CLOSED, **changes)
 
 
-def _send(s: S, p: dict, w: World) -> S:
+def _send(s: S, p: Params, w: World) -> S:
     require(bool(s.to), "Send: add at least one recipient")
     mail = SentMail(s.compose, s.to, s.cc, s.subject, s.body, s.reply_thread)
     return _close(s, sent=(*s.sent, mail), notice="Message sent.")
 
 
-def _discard(s: S, p: dict, w: World) -> S:
+def _discard(s: S, p: Params, w: World) -> S:
     return _close(s, notice="Draft discarded.")
 
 
-def _in_modal(h: Handler) -> Handler:
-    def go(s: S, p: dict, w: World) -> S:
+def _in_modal(h: Handler[S]) -> Handler[S]:
+    def go(s: S, p: Params, w: World) -> S:
         require(s.surface == "ComposeModal", "no draft is open")
         return h(s, p, w)
     return go
 
 
-COMPOSE_HANDLERS: dict[str, Handler] = {
+COMPOSE_HANDLERS: dict[str, Handler[S]] = {
     "Compose": _compose, "Reply": _respond("reply"), "ReplyAll": _respond("reply_all"),
     "Forward": _respond("forward"),
     **{k: _in_modal(h) for k, h in {

@@ -2,28 +2,23 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from typing import Any
 
 from webmdp.core.model import World
 from webmdp.core.spec import Action
-from webmdp.errors import InvalidAction
+from webmdp.errors import require
+from webmdp.sites._common.handlers import Handler, Params, dispatch
 from webmdp.sites.mail import catalog as C
 from webmdp.sites.mail.compose import COMPOSE_HANDLERS, MODAL_ACTIONS
 from webmdp.sites.mail.listing import pages, visible_ids
 from webmdp.sites.mail.state import MailState as S
 
-Handler = Callable[[S, dict[str, Any], World], S]
 LIST, VIEW, COMPOSE = "ThreadList", "ThreadView", "ComposeModal"
 _MOVES = {"Archive": ("archive", "Conversation archived."),
           "Delete": ("trash", "Conversation moved to Trash."),
           "ReportSpam": ("spam", "Conversation reported as spam."),
           "MoveToInbox": ("inbox", "Conversation moved to Inbox.")}
-
-
-def need(cond: bool, message: str) -> None:
-    if not cond:
-        raise InvalidAction(message)
 
 
 def move(s: S, ids: Iterable[str], folder: str) -> S:
@@ -56,163 +51,163 @@ def _new_view(s: S, **changes: Any) -> S:
 def _target(s: S, tid: str, world: World, action: str) -> str:
     """A thread-id action applies to a visible row (list) or the open thread (view)."""
     if s.surface == VIEW:
-        need(tid == s.focus, f"{action}: {tid} is not the open thread")
+        require(tid == s.focus, f"{action}: {tid} is not the open thread")
     else:
-        need(tid in visible_ids(world, s), f"{action}: {tid} is not on this page")
+        require(tid in visible_ids(world, s), f"{action}: {tid} is not on this page")
     return tid
 
 
 # -- navigation, search, filters --------------------------------------------------------------
-def _switch_folder(s: S, p: dict, w: World) -> S:
-    need(p["folder"] in C.FOLDERS, f"SwitchFolder: unknown folder {p['folder']!r}")
+def _switch_folder(s: S, p: Params, w: World) -> S:
+    require(p["folder"] in C.FOLDERS, f"SwitchFolder: unknown folder {p['folder']!r}")
     return _new_view(s, folder=p["folder"], label="", query="", filters=())
 
 
-def _open_label(s: S, p: dict, w: World) -> S:
-    need(p["label"] in C.LABELS, f"OpenLabel: unknown label {p['label']!r}")
+def _open_label(s: S, p: Params, w: World) -> S:
+    require(p["label"] in C.LABELS, f"OpenLabel: unknown label {p['label']!r}")
     return _new_view(s, label=p["label"], query="", filters=())
 
 
-def _search(s: S, p: dict, w: World) -> S:
+def _search(s: S, p: Params, w: World) -> S:
     q = " ".join(str(p["query"]).split())
-    need(bool(q), "SearchEmails: empty query")
+    require(bool(q), "SearchEmails: empty query")
     return _new_view(s, query=q, label="")
 
 
-def _clear_search(s: S, p: dict, w: World) -> S:
-    need(bool(s.query), "ClearSearch: no active search")
+def _clear_search(s: S, p: Params, w: World) -> S:
+    require(bool(s.query), "ClearSearch: no active search")
     return _new_view(s, query="")
 
 
-def _apply_filter(s: S, p: dict, w: World) -> S:
-    need(s.surface == LIST, "ApplyFilter: only on the thread list")
-    need(p["filter"] not in s.filters, f"ApplyFilter: {p['filter']} is already on")
+def _apply_filter(s: S, p: Params, w: World) -> S:
+    require(s.surface == LIST, "ApplyFilter: only on the thread list")
+    require(p["filter"] not in s.filters, f"ApplyFilter: {p['filter']} is already on")
     return _new_view(s, filters=tuple(sorted((*s.filters, p["filter"]))))
 
 
-def _remove_filter(s: S, p: dict, w: World) -> S:
-    need(s.surface == LIST and p["filter"] in s.filters, f"RemoveFilter: {p['filter']} is off")
+def _remove_filter(s: S, p: Params, w: World) -> S:
+    require(s.surface == LIST and p["filter"] in s.filters, f"RemoveFilter: {p['filter']} is off")
     return _new_view(s, filters=tuple(f for f in s.filters if f != p["filter"]))
 
 
-def _clear_filters(s: S, p: dict, w: World) -> S:
-    need(s.surface == LIST and bool(s.filters), "ClearFilters: no filter is active")
+def _clear_filters(s: S, p: Params, w: World) -> S:
+    require(s.surface == LIST and bool(s.filters), "ClearFilters: no filter is active")
     return _new_view(s, filters=())
 
 
-def _page(step: int) -> Handler:
-    def go(s: S, p: dict, w: World) -> S:
-        need(s.surface == LIST, "paging: only on the thread list")
-        need(1 <= s.page + step <= pages(w, s), "no such page")
+def _page(step: int) -> Handler[S]:
+    def go(s: S, p: Params, w: World) -> S:
+        require(s.surface == LIST, "paging: only on the thread list")
+        require(1 <= s.page + step <= pages(w, s), "no such page")
         return s.replace(page=s.page + step, selected=frozenset())
     return go
 
 
 # -- thread inspection ------------------------------------------------------------------------
-def _open(s: S, p: dict, w: World) -> S:
+def _open(s: S, p: Params, w: World) -> S:
     tid = p["thread_id"]
-    need(s.surface == LIST, "OpenThread: not on the thread list")
-    need(tid in visible_ids(w, s), f"OpenThread: {tid} is not on this page")
+    require(s.surface == LIST, "OpenThread: not on the thread list")
+    require(tid in visible_ids(w, s), f"OpenThread: {tid} is not on this page")
     return s.replace(surface=VIEW, focus=tid, expanded=(), unread=s.unread - {tid})
 
 
-def _close(s: S, p: dict, w: World) -> S:
-    need(s.surface == VIEW, "CloseThread: no thread is open")
+def _close(s: S, p: Params, w: World) -> S:
+    require(s.surface == VIEW, "CloseThread: no thread is open")
     return _to_list(s, w)
 
 
 def _earlier(s: S, w: World) -> int:
-    need(s.surface == VIEW and s.focus is not None, "no thread is open")
+    require(s.surface == VIEW and s.focus is not None, "no thread is open")
     return len(w.entities[s.focus or ""]["messages"])
 
 
-def _expand(s: S, p: dict, w: World) -> S:
+def _expand(s: S, p: Params, w: World) -> S:
     i = p["index"]
-    need(0 <= i < _earlier(s, w) and i not in s.expanded, f"ExpandMessage: no collapsed #{i}")
+    require(0 <= i < _earlier(s, w) and i not in s.expanded, f"ExpandMessage: no collapsed #{i}")
     return s.replace(expanded=tuple(sorted((*s.expanded, i))))
 
 
-def _collapse(s: S, p: dict, w: World) -> S:
+def _collapse(s: S, p: Params, w: World) -> S:
     i = p["index"]
-    need(_earlier(s, w) > 0 and i in s.expanded, f"CollapseMessage: #{i} is not expanded")
+    require(_earlier(s, w) > 0 and i in s.expanded, f"CollapseMessage: #{i} is not expanded")
     return s.replace(expanded=tuple(x for x in s.expanded if x != i))
 
 
-def _expand_all(s: S, p: dict, w: World) -> S:
+def _expand_all(s: S, p: Params, w: World) -> S:
     n = _earlier(s, w)
-    need(len(s.expanded) < n, "ExpandAll: every message is expanded")
+    require(len(s.expanded) < n, "ExpandAll: every message is expanded")
     return s.replace(expanded=tuple(range(n)))
 
 
-def _collapse_all(s: S, p: dict, w: World) -> S:
-    need(_earlier(s, w) > 0 and bool(s.expanded), "CollapseAll: nothing is expanded")
+def _collapse_all(s: S, p: Params, w: World) -> S:
+    require(_earlier(s, w) > 0 and bool(s.expanded), "CollapseAll: nothing is expanded")
     return s.replace(expanded=())
 
 
 # -- email management -------------------------------------------------------------------------
-def _star(on: bool) -> Handler:
-    def go(s: S, p: dict, w: World) -> S:
+def _star(on: bool) -> Handler[S]:
+    def go(s: S, p: Params, w: World) -> S:
         tid = _target(s, p["thread_id"], w, "Star" if on else "Unstar")
-        need((tid in s.starred) != on, f"{tid} is {'already' if on else 'not'} starred")
+        require((tid in s.starred) != on, f"{tid} is {'already' if on else 'not'} starred")
         return s.replace(starred=s.starred | {tid} if on else s.starred - {tid})
     return go
 
 
-def _read(read: bool) -> Handler:
-    def go(s: S, p: dict, w: World) -> S:
+def _read(read: bool) -> Handler[S]:
+    def go(s: S, p: Params, w: World) -> S:
         tid = _target(s, p["thread_id"], w, "MarkRead" if read else "MarkUnread")
-        need((tid in s.unread) == read, f"{tid} is already {'read' if read else 'unread'}")
+        require((tid in s.unread) == read, f"{tid} is already {'read' if read else 'unread'}")
         s = s.replace(unread=s.unread - {tid} if read else s.unread | {tid})
         return _to_list(s, w) if s.surface == VIEW else s
     return go
 
 
-def _mover(name: str) -> Handler:
+def _mover(name: str) -> Handler[S]:
     folder, notice = _MOVES[name]
 
-    def go(s: S, p: dict, w: World) -> S:
+    def go(s: S, p: Params, w: World) -> S:
         tid = _target(s, p["thread_id"], w, name)
-        need(s.folder_of(tid) != folder, f"{name}: {tid} is already in {folder}")
+        require(s.folder_of(tid) != folder, f"{name}: {tid} is already in {folder}")
         return _to_list(move(s, (tid,), folder), w, notice=notice)
     return go
 
 
-def _label(add: bool) -> Handler:
-    def go(s: S, p: dict, w: World) -> S:
-        need(s.surface == VIEW, "labels are edited on the open thread")
+def _label(add: bool) -> Handler[S]:
+    def go(s: S, p: Params, w: World) -> S:
+        require(s.surface == VIEW, "labels are edited on the open thread")
         tid, label = _target(s, p["thread_id"], w, "label"), p["label"]
-        need(label in C.LABELS, f"unknown label {label!r}")
+        require(label in C.LABELS, f"unknown label {label!r}")
         have = s.labels_of(tid)
-        need((label in have) != add, f"{tid} {'already has' if add else 'lacks'} {label!r}")
+        require((label in have) != add, f"{tid} {'already has' if add else 'lacks'} {label!r}")
         return set_labels(s, tid, (*have, label) if add else [x for x in have if x != label])
     return go
 
 
 # -- selection and bulk actions ---------------------------------------------------------------
-def _select(on: bool) -> Handler:
-    def go(s: S, p: dict, w: World) -> S:
-        need(s.surface == LIST, "selection: only on the thread list")
+def _select(on: bool) -> Handler[S]:
+    def go(s: S, p: Params, w: World) -> S:
+        require(s.surface == LIST, "selection: only on the thread list")
         tid = _target(s, p["thread_id"], w, "select")
-        need((tid in s.selected) != on, f"{tid} is {'already' if on else 'not'} selected")
+        require((tid in s.selected) != on, f"{tid} is {'already' if on else 'not'} selected")
         return s.replace(selected=s.selected | {tid} if on else s.selected - {tid})
     return go
 
 
-def _select_all(s: S, p: dict, w: World) -> S:
-    need(s.surface == LIST, "SelectAll: only on the thread list")
+def _select_all(s: S, p: Params, w: World) -> S:
+    require(s.surface == LIST, "SelectAll: only on the thread list")
     ids = frozenset(visible_ids(w, s))
-    need(not ids <= s.selected, "SelectAll: every thread is selected")
+    require(not ids <= s.selected, "SelectAll: every thread is selected")
     return s.replace(selected=s.selected | ids)
 
 
-def _clear_selection(s: S, p: dict, w: World) -> S:
-    need(s.surface == LIST and bool(s.selected), "ClearSelection: nothing is selected")
+def _clear_selection(s: S, p: Params, w: World) -> S:
+    require(s.surface == LIST and bool(s.selected), "ClearSelection: nothing is selected")
     return s.replace(selected=frozenset())
 
 
-def _bulk(name: str) -> Handler:
-    def go(s: S, p: dict, w: World) -> S:
-        need(s.surface == LIST and bool(s.selected), f"{name}: select threads first")
+def _bulk(name: str) -> Handler[S]:
+    def go(s: S, p: Params, w: World) -> S:
+        require(s.surface == LIST and bool(s.selected), f"{name}: select threads first")
         ids, n = s.selected, len(s.selected)
         s = s.replace(selected=frozenset())
         if name in ("BulkArchive", "BulkDelete"):
@@ -225,14 +220,15 @@ def _bulk(name: str) -> Handler:
         if name == "BulkStar":
             return s.replace(starred=s.starred | ids)
         label = p["label"]
-        need(label in C.LABELS, f"unknown label {label!r}")
+        require(label in C.LABELS, f"unknown label {label!r}")
         for tid in sorted(ids):
             s = set_labels(s, tid, (*s.labels_of(tid), label))
         return _to_list(s, w, notice=f"Label '{label}' applied to {n} conversation(s).")
     return go
 
 
-HANDLERS: dict[str, Handler] = {
+HANDLERS: dict[str, Handler[S]] = {
+    **COMPOSE_HANDLERS,
     "SwitchFolder": _switch_folder, "OpenLabel": _open_label, "SearchEmails": _search,
     "ClearSearch": _clear_search, "ApplyFilter": _apply_filter, "RemoveFilter": _remove_filter,
     "ClearFilters": _clear_filters, "NextPage": _page(1), "PrevPage": _page(-1),
@@ -251,11 +247,8 @@ HANDLERS: dict[str, Handler] = {
 def transition(s: S, a: Action, world: World) -> S:
     """``T(s, a)``: dispatch on the action name; the compose window blocks everything else."""
     if s.surface == COMPOSE:
-        need(a.name in MODAL_ACTIONS, f"{a.name}: finish or discard the open draft first")
-    handler = COMPOSE_HANDLERS.get(a.name) or HANDLERS.get(a.name)
-    if handler is None:
-        raise InvalidAction(f"unknown action {a.name!r}")
-    new = handler(s, a.params, world)
+        require(a.name in MODAL_ACTIONS, f"{a.name}: finish or discard the open draft first")
+    new = dispatch(HANDLERS, s, a, world)
     if s.notice and new.notice == s.notice:
         new = new.replace(notice="")
     if new.surface == LIST and new.page > 1:  # the list may have shrunk under the page

@@ -6,13 +6,19 @@ from typing import Any
 
 from webmdp.core.model import EntityView, Observation, World
 from webmdp.core.spec import SurfaceKind
+from webmdp.sites._common.handlers import observation, surfaces
 from webmdp.sites.mail import catalog as C
 from webmdp.sites.mail.listing import folder_counts, pages, results, visible_ids
 from webmdp.sites.mail.state import MailState as S
 from webmdp.sites.mail.world import CARD_FIELDS, DETAIL_FIELDS
 
-SURFACE_KINDS = {"ThreadList": SurfaceKind.CARD, "ThreadView": SurfaceKind.DETAIL,
-                 "ComposeModal": SurfaceKind.COMMIT}
+SURFACES = surfaces(
+    ThreadList=(SurfaceKind.CARD, "folder / label / search listing with filters, bulk toolbar "
+                "and paging; star from a row"),
+    ThreadView=(SurfaceKind.DETAIL, "one conversation: headers, messages, attachments; star, "
+                "archive, label, reply, forward"),
+    ComposeModal=(SurfaceKind.COMMIT, "new message / reply / forward window"),
+)
 COMPOSE_FIELDS = ("from_name", "subject", "attachments")
 _SENT_FIELDS = ("mode", "to", "cc", "subject", "body", "thread")
 
@@ -93,8 +99,7 @@ def observe(s: S, world: World) -> Observation:
         ctx["behind"] = "ThreadView" if s.focus else "ThreadList"
         if s.reply_thread:
             entities = (view(world, s, s.reply_thread, COMPOSE_FIELDS),)
-    return Observation(s.surface, SURFACE_KINDS[s.surface], entities,
-                       available_actions(s, world), ctx)
+    return observation(s, SURFACES, entities, available_actions(s, world), ctx)
 
 
 def facts(s: S) -> dict[str, Any]:

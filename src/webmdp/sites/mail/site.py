@@ -5,31 +5,20 @@ from __future__ import annotations
 from functools import lru_cache
 
 from webmdp.core.model import State, World
-from webmdp.core.spec import (
-    ActionSpec,
-    ParamSpec,
-    SkillCategory,
-    SurfaceKind,
-    SurfaceSpec,
-    VisibilitySpec,
-    declare_action,
-)
-from webmdp.sites._common.site import ModularSite, SiteLogic
+from webmdp.core.spec import ActionSpec, ParamSpec, SkillCategory, declare_action
+from webmdp.sites._common.site import CO, FI, INS, NAV, SE, ModularSite, SiteLogic
+from webmdp.sites._common.tasklib import shown
 from webmdp.sites.mail import catalog as C
 from webmdp.sites.mail import mdp, observe
 from webmdp.sites.mail.bound import mail_bound
 from webmdp.sites.mail.state import MailState
 from webmdp.sites.mail.world import CARD_FIELDS, DETAIL_FIELDS, generate_world
 
-N, SE, F, IN, CO = (SkillCategory.NAVIGATE, SkillCategory.SEARCH, SkillCategory.FILTER,
-                   SkillCategory.INSPECT, SkillCategory.COMMIT)
 TID = ParamSpec("thread_id", "entity")
 LABEL = ParamSpec("label", "choice", C.LABELS)
 ADDR_TEXT = ParamSpec("address", "str", text=True)
 ADDR = ParamSpec("address", "str")
 IDX = ParamSpec("index", "int")
-
-
 _a = declare_action
 
 
@@ -38,20 +27,20 @@ def _each(names: str, skill: str, cat: SkillCategory, *params: ParamSpec) -> lis
 
 
 ACTIONS: tuple[ActionSpec, ...] = (
-    _a("SwitchFolder", "folder_navigation", N, ParamSpec("folder", "choice", C.FOLDERS),
+    _a("SwitchFolder", "folder_navigation", NAV, ParamSpec("folder", "choice", C.FOLDERS),
        doc="open a sidebar folder"),
-    _a("OpenLabel", "folder_navigation", N, LABEL, doc="show threads with a label"),
-    _a("NextPage", "pagination", N), _a("PrevPage", "pagination", N),
-    _a("CloseThread", "backtrack_navigation", N, doc="back from a thread to the list"),
+    _a("OpenLabel", "folder_navigation", NAV, LABEL, doc="show threads with a label"),
+    _a("NextPage", "pagination", NAV), _a("PrevPage", "pagination", NAV),
+    _a("CloseThread", "backtrack_navigation", NAV, doc="back from a thread to the list"),
     _a("SearchEmails", "search_refinement", SE, ParamSpec("query", "str", text=True),
        doc="search all mail (words, from:, has:attachment, is:unread, label:)"),
     _a("ClearSearch", "search_refinement", SE),
-    _a("ApplyFilter", "filter_application", F, ParamSpec("filter", "choice", C.FILTERS)),
-    _a("RemoveFilter", "filter_application", F, ParamSpec("filter", "choice", C.FILTERS)),
-    _a("ClearFilters", "filter_application", F),
-    _a("OpenThread", "thread_inspection", IN, TID),
-    *_each("ExpandMessage CollapseMessage", "message_expansion", IN, IDX),
-    *_each("ExpandAll CollapseAll", "message_expansion", IN),
+    _a("ApplyFilter", "filter_application", FI, ParamSpec("filter", "choice", C.FILTERS)),
+    _a("RemoveFilter", "filter_application", FI, ParamSpec("filter", "choice", C.FILTERS)),
+    _a("ClearFilters", "filter_application", FI),
+    _a("OpenThread", "thread_inspection", INS, TID),
+    *_each("ExpandMessage CollapseMessage", "message_expansion", INS, IDX),
+    *_each("ExpandAll CollapseAll", "message_expansion", INS),
     *_each("Star Unstar Archive Delete ReportSpam MoveToInbox MarkRead MarkUnread",
            "email_management", CO, TID),
     *_each("AddLabel RemoveLabel", "email_management", CO, TID, LABEL),
@@ -73,25 +62,12 @@ class MailSite(ModularSite[MailState]):
     distance_bound = staticmethod(mail_bound)
     title = "Mailbox"
     entity_prefix = "THR"
-    surfaces = (
-        SurfaceSpec("ThreadList", SurfaceKind.CARD, "folder / label / search listing with "
-                    "filters, bulk toolbar and paging; star from a row"),
-        SurfaceSpec("ThreadView", SurfaceKind.DETAIL, "one conversation: headers, messages, "
-                    "attachments; star, archive, label, reply, forward"),
-        SurfaceSpec("ComposeModal", SurfaceKind.COMMIT, "new message / reply / forward window"),
-    )
+    surfaces = observe.SURFACES
     actions = ACTIONS
     example_params = {"query": "budget review", "address": "alex.doe@example.com",
                       "subject": "Quick question", "body": "Thanks, sounds good."}
-    visibility = VisibilitySpec(
-        card_fields=CARD_FIELDS,
-        detail_fields=DETAIL_FIELDS,
-        surface_fields={
-            "ThreadList": frozenset(CARD_FIELDS),
-            "ThreadView": frozenset(CARD_FIELDS + DETAIL_FIELDS),
-            "ComposeModal": frozenset(observe.COMPOSE_FIELDS),
-        },
-    )
+    visibility = shown(CARD_FIELDS, DETAIL_FIELDS, ThreadList=CARD_FIELDS,
+                       ThreadView=CARD_FIELDS + DETAIL_FIELDS, ComposeModal=observe.COMPOSE_FIELDS)
 
     state_class = MailState
     back_actions = {"ThreadView": "CloseThread"}

@@ -7,7 +7,8 @@ from functools import lru_cache
 
 from webmdp.core.model import World
 from webmdp.core.spec import Action
-from webmdp.errors import InvalidAction, require
+from webmdp.errors import require
+from webmdp.sites._common.handlers import Handler, catalog_action, dispatch, toggle
 from webmdp.sites.qa import vocab as V
 from webmdp.sites.qa.catalog import CATALOG
 from webmdp.sites.qa.state import Pairs, QAState
@@ -113,22 +114,8 @@ def _push(s: QAState) -> tuple[tuple[str, str], ...]:
 
 
 def transition(s: QAState, a: Action, world: World) -> QAState:
-    name, surf = a.name, s.surface
-    if name == CATALOG.search:
-        s = s.replace(surface=LIST, focus=None, trail=())
-        return _listing(s, a, world)
-    if CATALOG.handles(name):
-        require(surf == LIST, f"{name}: only on the question list")
-        return _listing(s, a, world)
-    if name in _HANDLERS:
-        return _HANDLERS[name](s, a.params, world)
-    raise InvalidAction(f"unknown action {name!r}")
-
-
-def _listing(s: QAState, a: Action, world: World) -> QAState:
-    out = CATALOG.transition(s, a, world)
-    assert isinstance(out, QAState)
-    return out
+    browsed = catalog_action(CATALOG, s, a, world, "the question list", trail=())
+    return browsed or dispatch(_HANDLERS, s, a, world)
 
 
 def _open_question(s: QAState, p: dict, world: World) -> QAState:
@@ -225,12 +212,10 @@ def _accept(s: QAState, p: dict, world: World) -> QAState:
 def _bookmark(s: QAState, p: dict, world: World) -> QAState:
     qid = _on_question(s, "Bookmark")
     require(p["question_id"] == qid, "Bookmark: that question is not open")
-    if qid in s.bookmarks:
-        return s.replace(bookmarks=tuple(b for b in s.bookmarks if b != qid))
-    return s.replace(bookmarks=(*s.bookmarks, qid))
+    return s.replace(bookmarks=toggle(s.bookmarks, qid))
 
 
-_HANDLERS = {
+_HANDLERS: dict[str, Handler[QAState]] = {
     "OpenQuestion": _open_question, "OpenUser": _open_user, "OpenTag": _open_tag,
     "GoBack": _go_back, "ShowQuestions": _show_questions, "SortAnswers": _sort_answers,
     "Vote": _vote, "PostAnswer": _post_answer, "PostComment": _post_comment,

@@ -6,7 +6,7 @@ from typing import Any
 
 from webmdp.core.model import EntityView, Observation, World
 from webmdp.core.spec import Action, SurfaceKind
-from webmdp.sites._common.templates import view
+from webmdp.sites._common.handlers import keyed, observation, surfaces, view
 from webmdp.sites.qa import vocab as V
 from webmdp.sites.qa.catalog import CATALOG
 from webmdp.sites.qa.mdp import (
@@ -31,8 +31,13 @@ from webmdp.sites.qa.world import (
     USER_PROFILE,
 )
 
-SURFACE_KINDS = {LIST: SurfaceKind.CARD, DETAIL: SurfaceKind.DETAIL,
-                 USER: SurfaceKind.OTHER, TAG: SurfaceKind.CARD}
+SURFACES = surfaces(
+    QuestionList=(SurfaceKind.CARD, "question summaries, filters, sort tabs"),
+    QuestionDetail=(SurfaceKind.DETAIL, "question body, code, error, comments, answers, "
+                    "vote / accept / bookmark"),
+    UserProfile=(SurfaceKind.OTHER, "reputation, badges, the user's questions"),
+    TagPage=(SurfaceKind.CARD, "tag wiki excerpt and its newest questions"),
+)
 
 
 def available(s: QAState, world: World) -> tuple[Action, ...]:
@@ -116,26 +121,19 @@ def observe(s: QAState, world: World) -> Observation:
                    commenting=s.commenting, my_answers=[b for q, b in s.answers if q == qid],
                    my_comments={p: [b for c, b in s.comments if c == p]
                                 for p in posts_on_page(world, s)})
-    return Observation(surf, SURFACE_KINDS[surf], tuple(views), available(s, world), ctx)
+    return observation(s, SURFACES, views, available(s, world), ctx)
 
 
 def facts(s: QAState) -> dict[str, Any]:
     """Votes (per post and as up / down lists), bookmarks, posted answers and comments (body
     per post), and accepted answers per question."""
-    out: dict[str, Any] = {
+    return {
         "surface": s.surface, "bookmarks": list(s.bookmarks),
         "votes.up": [p for p, d in s.votes if d == "up"],
         "votes.down": [p for p, d in s.votes if d == "down"],
         "answered": list(dict.fromkeys(q for q, _ in s.answers)),
         "commented": list(dict.fromkeys(p for p, _ in s.comments)),
-        "accepted": [q for q, a in s.accepted if a],
+        "accepted": [q for q, a in s.accepted if a], **keyed("vote.{}", s.votes),
+        **keyed("answer.{}", s.answers), **keyed("comment.{}", s.comments),
+        **keyed("accepted.{}", s.accepted),
     }
-    for post, d in s.votes:
-        out[f"vote.{post}"] = d
-    for q, body in s.answers:
-        out[f"answer.{q}"] = body
-    for post, body in s.comments:
-        out[f"comment.{post}"] = body
-    for q, a in s.accepted:
-        out[f"accepted.{q}"] = a
-    return out

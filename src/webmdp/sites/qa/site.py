@@ -3,17 +3,9 @@
 from __future__ import annotations
 
 from webmdp.core.model import State
-from webmdp.core.spec import (
-    Action,
-    ActionSpec,
-    ParamSpec,
-    SkillCategory,
-    SurfaceKind,
-    SurfaceSpec,
-    VisibilitySpec,
-    declare_action,
-)
-from webmdp.sites._common.site import ModularSite, SiteLogic
+from webmdp.core.spec import Action, ActionSpec, ParamSpec, declare_action
+from webmdp.sites._common.site import CO, FI, INS, NAV, ModularSite, SiteLogic
+from webmdp.sites._common.tasklib import shown
 from webmdp.sites.qa import mdp, observe
 from webmdp.sites.qa import vocab as V
 from webmdp.sites.qa.catalog import CATALOG
@@ -27,8 +19,6 @@ from webmdp.sites.qa.world import (
     generate_world,
 )
 
-NAV, INS, FI, CO = (SkillCategory.NAVIGATE, SkillCategory.INSPECT, SkillCategory.FILTER,
-                    SkillCategory.COMMIT)
 POST = ParamSpec("post_id", "entity")
 _a = declare_action
 
@@ -53,7 +43,7 @@ ACTIONS: tuple[ActionSpec, ...] = (
     _a("Bookmark", "bookmarking", CO, ParamSpec("question_id", "entity")),
 )
 
-_BRIEF = frozenset(QUESTION_CARD + USER_BRIEF)
+_BRIEF = QUESTION_CARD + USER_BRIEF
 
 
 class QASite(ModularSite[QAState]):
@@ -62,24 +52,11 @@ class QASite(ModularSite[QAState]):
     entity_prefix = "QST"
     example_params = {"query": "python", "body": "Try clearing the cache first.",
                       "min": 1, "max": 10}
-    surfaces = (
-        SurfaceSpec("QuestionList", SurfaceKind.CARD, "question summaries, filters, sort tabs"),
-        SurfaceSpec("QuestionDetail", SurfaceKind.DETAIL,
-                    "question body, code, error, comments, answers, vote / accept / bookmark"),
-        SurfaceSpec("UserProfile", SurfaceKind.OTHER, "reputation, badges, the user's questions"),
-        SurfaceSpec("TagPage", SurfaceKind.CARD, "tag wiki excerpt and its newest questions"),
-    )
+    surfaces = observe.SURFACES
     actions = ACTIONS
-    visibility = VisibilitySpec(
-        card_fields=QUESTION_CARD,
-        detail_fields=QUESTION_DETAIL,
-        surface_fields={
-            "QuestionList": _BRIEF, "TagPage": _BRIEF,
-            "UserProfile": frozenset(QUESTION_CARD + USER_PROFILE),
-            "QuestionDetail": frozenset(QUESTION_CARD + QUESTION_DETAIL + ANSWER_FIELDS
-                                        + USER_BRIEF),
-        },
-    )
+    visibility = shown(QUESTION_CARD, QUESTION_DETAIL, QuestionList=_BRIEF, TagPage=_BRIEF,
+                       UserProfile=QUESTION_CARD + USER_PROFILE,
+                       QuestionDetail=QUESTION_CARD + QUESTION_DETAIL + ANSWER_FIELDS + USER_BRIEF)
 
     state_class = QAState
     start_surface = "QuestionList"

@@ -6,6 +6,7 @@ from typing import Any
 
 from webmdp.core.model import EntityView, Observation, World
 from webmdp.core.spec import Action, SurfaceKind
+from webmdp.sites._common.handlers import grouped, keyed, observation, surfaces
 from webmdp.sites.repo import vocab as V
 from webmdp.sites.repo.catalog import CATALOG
 from webmdp.sites.repo.listing import (
@@ -21,11 +22,15 @@ from webmdp.sites.repo.listing import (
 from webmdp.sites.repo.state import RepoState
 from webmdp.sites.repo.world import ISSUE_CARD, ISSUE_DETAIL, PR_DETAIL, REPO_CARD, REPO_DETAIL
 
-SURFACE_KINDS = {
-    "RepoList": SurfaceKind.CARD, "RepoDetail": SurfaceKind.DETAIL,
-    "IssueList": SurfaceKind.CARD, "IssueDetail": SurfaceKind.DETAIL,
-    "PullRequestList": SurfaceKind.CARD, "PRDetail": SurfaceKind.DETAIL,
-}
+SURFACES = surfaces(
+    RepoList=(SurfaceKind.CARD, "repository search: cards, filters, sort"),
+    RepoDetail=(SurfaceKind.DETAIL, "Code tab: README, About, star, watch"),
+    IssueList=(SurfaceKind.CARD, "issues with state / label / author filters and the new-issue "
+               "form"),
+    IssueDetail=(SurfaceKind.DETAIL, "issue thread, assignees, labels"),
+    PullRequestList=(SurfaceKind.CARD, "pull requests, open / closed"),
+    PRDetail=(SurfaceKind.DETAIL, "pull request: branch, checks, merge"),
+)
 TABS = {"RepoDetail": "OpenCodeTab", "IssueList": "OpenIssues",
         "PullRequestList": "OpenPullRequests"}
 _TAB_OF = {"RepoDetail": "RepoDetail", "IssueList": "IssueList", "IssueDetail": "IssueList",
@@ -105,7 +110,7 @@ def observe(s: RepoState, world: World) -> Observation:
     if surf == "RepoList":
         views = [_view(world, r, REPO_CARD) for r in CATALOG.visible(world, s)]
         ctx.update(CATALOG.context(s, world))
-        return Observation(surf, SURFACE_KINDS[surf], tuple(views), available(s, world), ctx)
+        return observation(s, SURFACES, views, available(s, world), ctx)
     ctx.update(_repo_context(s, world))
     detail = REPO_CARD + REPO_DETAIL if surf == "RepoDetail" else ("name", "owner")
     views.append(_view(world, s.repo, detail))
@@ -125,7 +130,7 @@ def observe(s: RepoState, world: World) -> Observation:
         ctx.update(item=eid, new_comments=comments_on(s, eid), labels=list(V.LABELS),
                    people=list(V.PEOPLE), merge_methods=list(V.MERGE_METHODS),
                    merged_by=last(s.merges, eid) or "")
-    return Observation(surf, SURFACE_KINDS[surf], tuple(views), available(s, world), ctx)
+    return observation(s, SURFACES, views, available(s, world), ctx)
 
 
 def _net(pairs: tuple[tuple[str, str], ...]) -> dict[str, list[str]]:
@@ -148,13 +153,9 @@ def facts(s: RepoState) -> dict[str, Any]:
                            "reopened": [k for k, v in s.states if v == "open"],
                            "merged": [k for k, v in s.states if v == "merged"],
                            "commented": list(dict.fromkeys(k for k, _ in s.comments)),
-                           "created.count": len(s.created)}
-    for rid, level in s.watching:
-        out[f"watch.{rid}"] = level
-    for eid, method in s.merges:
-        out[f"merge_method.{eid}"] = method
-    for eid, body in s.comments:
-        out.setdefault(f"comments.{eid}", []).append(body)
+                           "created.count": len(s.created), **keyed("watch.{}", s.watching),
+                           **keyed("merge_method.{}", s.merges),
+                           **grouped("comments.{}", s.comments)}
     for key, pairs in (("assigned", s.assigned), ("labelled", s.labelled)):
         net = _net(pairs)
         out[key] = [eid for eid, vals in net.items() if vals]

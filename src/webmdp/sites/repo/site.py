@@ -2,16 +2,9 @@
 
 from __future__ import annotations
 
-from webmdp.core.spec import (
-    ActionSpec,
-    ParamSpec,
-    SkillCategory,
-    SurfaceKind,
-    SurfaceSpec,
-    VisibilitySpec,
-    declare_action,
-)
-from webmdp.sites._common.site import ModularSite, SiteLogic
+from webmdp.core.spec import ActionSpec, ParamSpec, declare_action
+from webmdp.sites._common.site import CO, FI, INS, NAV, ModularSite, SiteLogic
+from webmdp.sites._common.tasklib import shown
 from webmdp.sites.repo import mdp, observe
 from webmdp.sites.repo import vocab as V
 from webmdp.sites.repo.catalog import CATALOG
@@ -27,8 +20,6 @@ from webmdp.sites.repo.world import (
     generate_world,
 )
 
-NAV, FI = SkillCategory.NAVIGATE, SkillCategory.FILTER
-INS, CO = SkillCategory.INSPECT, SkillCategory.COMMIT
 REPO = ParamSpec("repo_id", "entity")
 _a = declare_action
 
@@ -68,8 +59,8 @@ ACTIONS: tuple[ActionSpec, ...] = (
     _a("ClosePR", "issue_state_change", CO),
 )
 
-_REPO_HEAD = frozenset({"name", "owner"})
-_ITEM = frozenset(ISSUE_CARD)
+_ITEM = ("name", "owner", *ISSUE_CARD)
+"""A list row or page of an issue or pull request, under its repository's name."""
 
 
 class RepoSite(ModularSite[RepoState]):
@@ -79,28 +70,11 @@ class RepoSite(ModularSite[RepoState]):
     example_params = {"query": "api", "title": "Crash when the config file is missing",
                       "label": "bug", "assignee": "alice-chen",
                       "body": "I can reproduce this on the latest release."}
-    surfaces = (
-        SurfaceSpec("RepoList", SurfaceKind.CARD, "repository search: cards, filters, sort"),
-        SurfaceSpec("RepoDetail", SurfaceKind.DETAIL, "Code tab: README, About, star, watch"),
-        SurfaceSpec("IssueList", SurfaceKind.CARD, "issues with state / label / author "
-                    "filters and the new-issue form"),
-        SurfaceSpec("IssueDetail", SurfaceKind.DETAIL, "issue thread, assignees, labels"),
-        SurfaceSpec("PullRequestList", SurfaceKind.CARD, "pull requests, open / closed"),
-        SurfaceSpec("PRDetail", SurfaceKind.DETAIL, "pull request: branch, checks, merge"),
-    )
+    surfaces = observe.SURFACES
     actions = ACTIONS
-    visibility = VisibilitySpec(
-        card_fields=CARD_FIELDS,
-        detail_fields=DETAIL_FIELDS,
-        surface_fields={
-            "RepoList": frozenset(REPO_CARD),
-            "RepoDetail": frozenset(REPO_CARD + REPO_DETAIL),
-            "IssueList": _REPO_HEAD | _ITEM,
-            "PullRequestList": _REPO_HEAD | _ITEM,
-            "IssueDetail": _REPO_HEAD | _ITEM | frozenset(ISSUE_DETAIL),
-            "PRDetail": _REPO_HEAD | _ITEM | frozenset(PR_DETAIL),
-        },
-    )
+    visibility = shown(CARD_FIELDS, DETAIL_FIELDS, RepoList=REPO_CARD,
+                       RepoDetail=REPO_CARD + REPO_DETAIL, IssueList=_ITEM, PullRequestList=_ITEM,
+                       IssueDetail=_ITEM + ISSUE_DETAIL, PRDetail=_ITEM + PR_DETAIL)
 
     state_class = RepoState
     start_surface = "RepoList"

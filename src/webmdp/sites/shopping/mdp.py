@@ -2,24 +2,41 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from webmdp.core.model import EntityView, Observation, World
 from webmdp.core.spec import Action, SurfaceKind
 from webmdp.errors import InvalidAction, require
+from webmdp.sites._common.handlers import observation, surfaces, views
 from webmdp.sites.shopping import catalog as C
 from webmdp.sites.shopping.available import available_actions
 from webmdp.sites.shopping.listing import CATALOG, brand_facet, visible_ids
+from webmdp.sites.shopping.state import CartLine
 from webmdp.sites.shopping.state import ShoppingState as S
 from webmdp.sites.shopping.world import CARD_FIELDS, DETAIL_FIELDS
 
 _LIST_SURFACES = ("Home", "SearchResults")
+LINE_FIELDS = ("title", "brand", "price", "image")
+"""What a cart, checkout or order line shows of its product."""
+SURFACES = surfaces(
+    Home=(SurfaceKind.OTHER, "storefront with department tiles"),
+    SearchResults=(SurfaceKind.CARD, "product cards with filter sidebar"),
+    ProductDetail=(SurfaceKind.DETAIL, "specifications, options, reviews"),
+    Cart=(SurfaceKind.OTHER, "cart lines with quantities"),
+    Checkout=(SurfaceKind.COMMIT, "shipping speed and place order"),
+    OrderConfirmation=(SurfaceKind.COMMIT, "the placed order"),
+)
 
 
 def _to_results(s: S) -> S:
     return s.replace(surface="SearchResults", focus=None, reviews_open=False, page=1)
 
 
-def _cart_ids(s: S) -> list[str]:
-    return [line[0] for line in s.cart]
+def _home(s: S) -> S:
+    """The storefront: the listing and the product page are left behind, the cart and the
+    last order kept."""
+    return S(surface="Home", cart=s.cart, order=s.order, order_shipping=s.order_shipping,
+             order_id=s.order_id, shipping=s.shipping)
 
 
 def transition(s: S, a: Action, world: World) -> S:
@@ -36,8 +53,7 @@ def transition(s: S, a: Action, world: World) -> S:
         require(surf == "SearchResults", f"{name}: only on search results")
         return CATALOG.transition(s, a, world)
     if name == "GoHome":
-        return S(surface="Home", cart=s.cart, order=s.order, order_shipping=s.order_shipping,
-                 order_id=s.order_id, shipping=s.shipping)
+        return _home(s)
     if name == "OpenProduct":
         require(surf == "SearchResults", "OpenProduct: not on search results")
         require(p["product_id"] in visible_ids(world, s),
@@ -65,7 +81,7 @@ def transition(s: S, a: Action, world: World) -> S:
     if name in ("UpdateQuantity", "RemoveFromCart"):
         require(surf == "Cart", f"{name}: cart is not open")
         pid = p["product_id"]
-        require(pid in _cart_ids(s), f"{name}: {pid} is not in the cart")
+        require(pid in _ids(s.cart), f"{name}: {pid} is not in the cart")
         qty = int(p.get("quantity", 0)) if name == "UpdateQuantity" else 0
         require(name == "RemoveFromCart" or 1 <= qty <= 10, "UpdateQuantity: quantity 1-10")
         cart = tuple((ln[0], qty, ln[2], ln[3]) if ln[0] == pid else ln for ln in s.cart)
@@ -83,8 +99,7 @@ def transition(s: S, a: Action, world: World) -> S:
                          order_shipping=s.shipping, order_id=order_id)
     if name == "ContinueShopping":
         require(surf in ("OrderConfirmation", "Cart"), "ContinueShopping: not available")
-        return S(surface="Home", cart=s.cart, order=s.order, order_shipping=s.order_shipping,
-                 order_id=s.order_id, shipping=s.shipping)
+        return _home(s)
     raise InvalidAction(f"unknown action {name!r}")
 
 
@@ -93,11 +108,6 @@ def _add_line(cart: tuple, line: tuple) -> tuple:
         if ln[0] == line[0]:
             return (*cart[:i], (ln[0], min(10, ln[1] + 1), line[2], line[3]), *cart[i + 1 :])
     return (*cart, line)
-
-
-def _view(world: World, pid: str, fields) -> EntityView:
-    p = world.entities[pid]
-    return EntityView(pid, {f: p[f] for f in fields})
 
 
 _DETAIL_NO_REVIEWS = tuple(f for f in DETAIL_FIELDS if f != "reviews")
@@ -110,7 +120,7 @@ def observe(s: S, world: World) -> Observation:
     if s.surface == "Home":
         ctx["departments"] = list(C.DEPARTMENTS)
     elif s.surface == "SearchResults":
-        entities = tuple(_view(world, i, CARD_FIELDS) for i in visible_ids(world, s))
+        entities = views(world, visible_ids(world, s), CARD_FIELDS)
         lo, hi = s.filter("price") or (None, None)
         dept = s.filter("department") or ""
         ctx.update(
@@ -121,39 +131,31 @@ def observe(s: S, world: World) -> Observation:
             brand_facet=list(brand_facet(world, s)))
     elif s.surface == "ProductDetail" and s.focus:
         fields = CARD_FIELDS + (DETAIL_FIELDS if s.reviews_open else _DETAIL_NO_REVIEWS)
-        entities = (_view(world, s.focus, fields),)
+        entities = views(world, (s.focus,), fields)
         ctx.update(color=s.color, size=s.size, reviews_open=s.reviews_open)
     elif s.surface in ("Cart", "Checkout"):
-        entities = tuple(_view(world, ln[0], ("title", "brand", "price", "image"))
-                         for ln in s.cart)
-        ctx["lines"] = [list(ln) for ln in s.cart]
-        ctx.update(_totals(world, s.cart, s.shipping))
-        ctx["shipping"] = s.shipping
-        ctx["has_results"] = bool(s.query or s.filter("department"))
+        entities = views(world, _ids(s.cart), LINE_FIELDS)
+        ctx.update(_lines(world, s.cart, s.shipping), shipping=s.shipping,
+                   has_results=bool(s.query or s.filter("department")))
         if s.surface == "Checkout":
             ctx["shipping_options"] = dict(C.SHIPPING_SPEEDS)
     elif s.surface == "OrderConfirmation":
-        entities = tuple(_view(world, ln[0], ("title", "brand", "price", "image"))
-                         for ln in s.order)
-        ctx["lines"] = [list(ln) for ln in s.order]
-        ctx.update(_totals(world, s.order, s.order_shipping))
-        ctx["order_id"] = s.order_id
-        ctx["shipping"] = s.order_shipping
-    kind = SURFACE_KINDS[s.surface]
-    return Observation(s.surface, kind, entities, available_actions(s, world), ctx)
+        entities = views(world, _ids(s.order), LINE_FIELDS)
+        ctx.update(_lines(world, s.order, s.order_shipping), order_id=s.order_id,
+                   shipping=s.order_shipping)
+    return observation(s, SURFACES, entities, available_actions(s, world), ctx)
 
 
-def _totals(world: World, lines, speed: str) -> dict:
+def _ids(lines: tuple[CartLine, ...]) -> list[str]:
+    return [ln[0] for ln in lines]
+
+
+def _lines(world: World, lines: tuple[CartLine, ...], speed: str) -> dict[str, Any]:
+    """A cart's or an order's lines and totals."""
     sub = round(sum(world.entities[ln[0]]["price"] * ln[1] for ln in lines), 2)
     ship = C.SHIPPING_SPEEDS.get(speed, 0.0)
-    return {"subtotal": sub, "shipping_fee": ship, "total": round(sub + ship, 2)}
-
-
-SURFACE_KINDS = {
-    "Home": SurfaceKind.OTHER, "SearchResults": SurfaceKind.CARD,
-    "ProductDetail": SurfaceKind.DETAIL, "Cart": SurfaceKind.OTHER,
-    "Checkout": SurfaceKind.COMMIT, "OrderConfirmation": SurfaceKind.COMMIT,
-}
+    return {"lines": [list(ln) for ln in lines], "subtotal": sub, "shipping_fee": ship,
+            "total": round(sub + ship, 2)}
 
 
 def facts(s: S) -> dict:
