@@ -20,8 +20,9 @@ ORACLE_EVERY = 3
 def test_charset_holds_printable_ascii_and_the_worlds_glyphs() -> None:
     chars = set(wgym.charset())
     assert set(string.printable) <= chars and " " in chars and wgym.REPLACEMENT in chars
-    # literal, \\u escapes (chat reactions, en dashes), \\U escapes (food glyphs), HTML entities
-    assert {"\u00e9", "\u2013", "\u201c", "\u25c9", "\u2764", "\u2605", "\U0001f35c"} <= chars
+    # literal (the food menu's plate, beyond the basic plane), \\u escapes (chat reactions, en
+    # dashes), HTML entities
+    assert {"\u00e9", "\u2013", "\u201c", "\u25c9", "\u2764", "\u2605", "\U0001f37d"} <= chars
     assert len(chars) == len(wgym.charset())
 
 

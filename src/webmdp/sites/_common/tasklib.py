@@ -26,23 +26,20 @@ from typing import Any, ClassVar
 from webmdp.core.model import Entity, World, WorldSpec
 from webmdp.core.site import Site
 from webmdp.core.spec import Action, VisibilitySpec
-from webmdp.sites._common.catalog import best, entities_where
+from webmdp.sites._common.catalog import entities_where
+from webmdp.sites._common.templates import Params, Worded
 from webmdp.tasks.oracle import reach_and_explore
-from webmdp.tasks.template import Draft, TaskTemplate
+from webmdp.tasks.template import Draft
 
-Params = dict[str, Any]
 Pins = tuple[tuple[Entity, ...], Params]
 
 
-class FindTemplate(TaskTemplate):
+class FindTemplate(Worded):
     """Find the one entity of a group the instruction describes, open it and commit."""
 
     keys: ClassVar[tuple[str, ...]] = ()
     card: ClassVar[tuple[str, ...]] = ()
     detail: ClassVar[tuple[str, ...]] = ()
-    best_by: ClassVar[str] = ""
-    """When set, the accepted entities' extreme ``best_by`` wins (lowest unless ``highest``)."""
-    highest: ClassVar[bool] = False
     open: ClassVar[Action]
     back: ClassVar[Action]
     param: ClassVar[str]
@@ -50,7 +47,6 @@ class FindTemplate(TaskTemplate):
     inspect: ClassVar[tuple[Action, ...]] = ()
     all_negatives: ClassVar[bool] = False
     """A comparison: every hard negative is opened, not only those ranked above the target."""
-    sentence: ClassVar[str] = ""
     narrow: ClassVar[tuple[str, ...]] = ()
     """The list steps that bring the group on screen, by their names in the site's ``by``."""
     by: ClassVar[Mapping[str, Callable[[Params], Action]]] = {}
@@ -60,13 +56,6 @@ class FindTemplate(TaskTemplate):
     @abstractmethod
     def pins(self, rng: random.Random, k: int) -> Pins:
         """The pinned entities and the task's params."""
-
-    def words(self, p: Params) -> Params:
-        """The params and the phrases a site's sentences share."""
-        return p
-
-    def instruction(self, p: Params) -> str:
-        return self.sentence.format(**self.words(p))
 
     @abstractmethod
     def world(self, rng: random.Random, pinned: tuple[Entity, ...], p: Params) -> WorldSpec:
@@ -85,9 +74,7 @@ class FindTemplate(TaskTemplate):
         return True
 
     def matches(self, d: Draft, world: World) -> list[str]:
-        ok = [e for e in self.group(d, world) if self.accepts(e, d.params)]
-        return best(ok, self.best_by, highest=self.highest) if self.best_by else \
-            [e["id"] for e in ok]
+        return self.pick([e for e in self.group(d, world) if self.accepts(e, d.params)])
 
     def reach(self, p: Params, world: World) -> list[Action]:
         """E.3 stage 1: the searches and filters ``narrow`` names, then the sort ``order``."""

@@ -13,15 +13,39 @@ from typing import Any, ClassVar
 from webmdp.core.model import Entity, World, WorldSpec
 from webmdp.core.site import Site
 from webmdp.core.spec import Action
+from webmdp.sites._common.catalog import best
 from webmdp.tasks.model import Condition
 from webmdp.tasks.oracle import reach_and_explore
 from webmdp.tasks.template import Draft, TaskTemplate
 
 Group = tuple[Entity, Entity, list[Entity], tuple[Entity, ...], dict[str, Any]]
 """(shared base, the target's own values, each hard negative's values, decoys, params)."""
+Params = dict[str, Any]
 
 
-class PinnedTemplate(TaskTemplate):
+class Worded(TaskTemplate):
+    """What both template bases (this module's and ``tasklib.FindTemplate``) share: the
+    instruction is the format string ``sentence`` over the params and the phrases ``words(p)``
+    adds; when ``best_by`` is set, the accepted entities' extreme ``best_by`` wins (lowest
+    unless ``highest``)."""
+
+    sentence: ClassVar[str] = ""
+    best_by: ClassVar[str] = ""
+    highest: ClassVar[bool] = False
+
+    def words(self, p: Params) -> Params:
+        """The params and the phrases a site's sentences share."""
+        return p
+
+    def instruction(self, p: Params) -> str:
+        return self.sentence.format(**self.words(p))
+
+    def pick(self, accepted: list[Entity]) -> list[str]:
+        return best(accepted, self.best_by, highest=self.highest) if self.best_by else \
+            [e["id"] for e in accepted]
+
+
+class PinnedTemplate(Worded):
     """The target and its hard negatives are pinned together; ``fits`` is the instruction's
     constraint on one entity (before any superlative), ``prefix`` reaches the list surface and
     ``opener`` names the (open, back, entity parameter) actions the oracle inspects with."""
@@ -30,12 +54,11 @@ class PinnedTemplate(TaskTemplate):
     detail: tuple[str, ...] = ()
     compare = False
     """Comparisons open every hard negative; other templates stop at the target."""
+    inspect: ClassVar[tuple[Action, ...]] = ()
+    """What the oracle does on each opened entity before judging it (show its reviews...)."""
     ids = ""
     """The id prefix of the entities the instruction picks among."""
     opener: ClassVar[tuple[str, str, str]]
-
-    def sentence(self, p: dict[str, Any]) -> str:
-        raise NotImplementedError
 
     def fits(self, e: Entity, p: dict[str, Any]) -> bool:
         raise NotImplementedError
@@ -47,7 +70,7 @@ class PinnedTemplate(TaskTemplate):
         raise NotImplementedError
 
     def compose(self, params: dict[str, Any], spec: WorldSpec) -> Draft:
-        return Draft(instruction=self.sentence(params), params=params, spec=spec,
+        return Draft(instruction=self.instruction(params), params=params, spec=spec,
                      card_fields=self.card, detail_fields=self.detail)
 
     def candidates(self, d: Draft, world: World) -> list[Entity]:
@@ -55,13 +78,14 @@ class PinnedTemplate(TaskTemplate):
                 if k.startswith(self.ids) and self.fits(e, d.params)]
 
     def matches(self, d: Draft, world: World) -> list[str]:
-        return [e["id"] for e in self.candidates(d, world)]
+        return self.pick(self.candidates(d, world))
 
     def reach(self, d: Draft, world: World, site: Site) -> list[Action]:
         opened, back, param = self.opener
         return reach_and_explore(site, world, d, self.prefix(d.params, world),
                                  open_action=Action(opened), back=Action(back),
-                                 entity_param=param, all_negatives=self.compare)
+                                 entity_param=param, inspect=self.inspect,
+                                 all_negatives=self.compare)
 
     def oracle(self, d: Draft, world: World, site: Site) -> list[Action]:
         return [*self.reach(d, world, site), *self.commit(d, world)]

@@ -43,11 +43,7 @@ def _list(s: S, world: World) -> list[Action]:
         out.append(Action("DeselectThread" if tid in s.selected else "SelectThread", p))
         out.append(Action("Unstar" if tid in s.starred else "Star", p))
         out.append(Action("MarkRead" if tid in s.unread else "MarkUnread", p))
-        folder = s.folder_of(tid)
-        if folder != "archive":
-            out.append(Action("Archive", p))
-        if folder != "trash":
-            out.append(Action("Delete", p))
+        out += [Action(n, p) for n in ("Archive", "Delete") if s.folder_of(tid) != C.MOVES[n][0]]
     return out
 
 
@@ -55,10 +51,7 @@ def _thread(s: S, world: World) -> list[Action]:
     tid = s.focus or ""
     p = {"thread_id": tid}
     out = [Action("CloseThread"), Action("Unstar" if tid in s.starred else "Star", p)]
-    folder = s.folder_of(tid)
-    out += [Action(name, p) for name, skip in (("Archive", "archive"), ("Delete", "trash"),
-                                               ("ReportSpam", "spam"), ("MoveToInbox", "inbox"))
-            if folder != skip]
+    out += [Action(name, p) for name, (folder, _) in C.MOVES.items() if s.folder_of(tid) != folder]
     out.append(Action("MarkRead" if tid in s.unread else "MarkUnread", p))
     have = s.labels_of(tid)
     out += [Action("RemoveLabel" if lb in have else "AddLabel", {**p, "label": lb})

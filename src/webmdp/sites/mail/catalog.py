@@ -16,6 +16,11 @@ LABELS = ("Work", "Personal", "Finance", "Travel", "Follow-up", "Receipts")
 LABEL_COLORS = {"Work": "#d3e3fd", "Personal": "#c4eed0", "Finance": "#fde293",
                 "Travel": "#fad2cf", "Follow-up": "#e9d7fe", "Receipts": "#e6f4ea"}
 PAGE_SIZE = 20
+MOVES = {"Archive": ("archive", "Conversation archived."),
+         "Delete": ("trash", "Conversation moved to Trash."),
+         "ReportSpam": ("spam", "Conversation reported as spam."),
+         "MoveToInbox": ("inbox", "Conversation moved to Inbox.")}
+"""The actions that move one thread: the folder each puts it in, and the notice it shows."""
 
 COMPANIES = (("Northwind Labs", "northwind.io"), ("Brightline Media", "brightline.co"),
              ("Cobalt Systems", "cobaltsys.com"), ("Harbor Analytics", "harbor-analytics.com"),

@@ -7,7 +7,7 @@ from typing import Any
 
 from webmdp.core.model import World
 from webmdp.errors import require
-from webmdp.sites._common.handlers import Handler, Params
+from webmdp.sites._common.handlers import Handler, Params, step
 from webmdp.sites.mail import catalog as C
 from webmdp.sites.mail.state import MailState as S
 from webmdp.sites.mail.state import SentMail
@@ -79,23 +79,18 @@ def _remove(field: str) -> Handler[S]:
 
 
 def _set(field: str) -> Handler[S]:
-    def go(s: S, p: Params, w: World) -> S:
-        return s.replace(**{field: str(p[field]).strip()})
-    return go
+    return step(None, "", **{field: lambda s, p: str(p[field]).strip()})
 
 
-def _close(s: S, **changes: Any) -> S:
-    return s.replace(surface="ThreadView" if s.focus else "ThreadList", **_CLOSED, **changes)
+def behind(s: S, p: Params | None = None) -> str:
+    """The surface under the compose window: the thread it was opened from, else the list."""
+    return "ThreadView" if s.focus else "ThreadList"
 
 
 def _send(s: S, p: Params, w: World) -> S:
     require(bool(s.to), "Send: add at least one recipient")
     mail = SentMail(s.compose, s.to, s.cc, s.subject, s.body, s.reply_thread)
-    return _close(s, sent=(*s.sent, mail), notice="Message sent.")
-
-
-def _discard(s: S, p: Params, w: World) -> S:
-    return _close(s, notice="Draft discarded.")
+    return s.replace(surface=behind(s), **_CLOSED, sent=(*s.sent, mail), notice="Message sent.")
 
 
 def _in_modal(h: Handler[S]) -> Handler[S]:
@@ -111,5 +106,7 @@ COMPOSE_HANDLERS: dict[str, Handler[S]] = {
     **{k: _in_modal(h) for k, h in {
         "AddRecipient": _add("to"), "RemoveRecipient": _remove("to"), "AddCc": _add("cc"),
         "RemoveCc": _remove("cc"), "SetSubject": _set("subject"), "SetBody": _set("body"),
-        "Send": _send, "DiscardDraft": _discard}.items()},
+        "Send": _send,
+        "DiscardDraft": step(None, "", surface=behind, **_CLOSED, notice="Draft discarded.")
+    }.items()},
 }

@@ -8,17 +8,13 @@ from typing import Any
 from webmdp.core.model import World
 from webmdp.core.spec import Action
 from webmdp.errors import require
-from webmdp.sites._common.handlers import Handler, Params, dispatch
+from webmdp.sites._common.handlers import Handler, Params, dispatch, listed, step
 from webmdp.sites.mail import catalog as C
 from webmdp.sites.mail.compose import COMPOSE_HANDLERS, MODAL_ACTIONS
 from webmdp.sites.mail.listing import pages, visible_ids
 from webmdp.sites.mail.state import MailState as S
 
 LIST, VIEW, COMPOSE = "ThreadList", "ThreadView", "ComposeModal"
-_MOVES = {"Archive": ("archive", "Conversation archived."),
-          "Delete": ("trash", "Conversation moved to Trash."),
-          "ReportSpam": ("spam", "Conversation reported as spam."),
-          "MoveToInbox": ("inbox", "Conversation moved to Inbox.")}
 
 
 def move(s: S, ids: Iterable[str], folder: str) -> S:
@@ -38,61 +34,46 @@ def set_labels(s: S, tid: str, labels: Iterable[str]) -> S:
     return s.replace(labels=tuple(sorted((*rest, (tid, new)) if new else rest)))
 
 
-def _to_list(s: S, world: World, **changes: Any) -> S:
-    return s.replace(surface=LIST, focus=None, expanded=(), **changes)
-
-
-def _new_view(s: S, **changes: Any) -> S:
-    base: dict[str, Any] = {"surface": LIST, "focus": None, "expanded": (), "page": 1,
-                            "selected": frozenset()}
-    return s.replace(**{**base, **changes})
+_LISTED: dict[str, Any] = {"surface": LIST, "focus": None, "expanded": ()}
+"""Back on the list."""
+_NEW_VIEW: dict[str, Any] = {**_LISTED, "page": 1, "selected": frozenset()}
+"""A fresh list: first page, nothing selected."""
 
 
 def _target(s: S, tid: str, world: World, action: str) -> str:
     """A thread-id action applies to a visible row (list) or the open thread (view)."""
     if s.surface == VIEW:
         require(tid == s.focus, f"{action}: {tid} is not the open thread")
-    else:
-        require(tid in visible_ids(world, s), f"{action}: {tid} is not on this page")
-    return tid
+        return tid
+    return listed(action, tid, visible_ids(world, s))
 
 
 # -- navigation, search, filters --------------------------------------------------------------
 def _switch_folder(s: S, p: Params, w: World) -> S:
     require(p["folder"] in C.FOLDERS, f"SwitchFolder: unknown folder {p['folder']!r}")
-    return _new_view(s, folder=p["folder"], label="", query="", filters=())
+    return s.replace(**_NEW_VIEW, folder=p["folder"], label="", query="", filters=())
 
 
 def _open_label(s: S, p: Params, w: World) -> S:
     require(p["label"] in C.LABELS, f"OpenLabel: unknown label {p['label']!r}")
-    return _new_view(s, label=p["label"], query="", filters=())
+    return s.replace(**_NEW_VIEW, label=p["label"], query="", filters=())
 
 
 def _search(s: S, p: Params, w: World) -> S:
     q = " ".join(str(p["query"]).split())
     require(bool(q), "SearchEmails: empty query")
-    return _new_view(s, query=q, label="")
-
-
-def _clear_search(s: S, p: Params, w: World) -> S:
-    require(bool(s.query), "ClearSearch: no active search")
-    return _new_view(s, query="")
+    return s.replace(**_NEW_VIEW, query=q, label="")
 
 
 def _apply_filter(s: S, p: Params, w: World) -> S:
     require(s.surface == LIST, "ApplyFilter: only on the thread list")
     require(p["filter"] not in s.filters, f"ApplyFilter: {p['filter']} is already on")
-    return _new_view(s, filters=tuple(sorted((*s.filters, p["filter"]))))
+    return s.replace(**_NEW_VIEW, filters=tuple(sorted((*s.filters, p["filter"]))))
 
 
 def _remove_filter(s: S, p: Params, w: World) -> S:
     require(s.surface == LIST and p["filter"] in s.filters, f"RemoveFilter: {p['filter']} is off")
-    return _new_view(s, filters=tuple(f for f in s.filters if f != p["filter"]))
-
-
-def _clear_filters(s: S, p: Params, w: World) -> S:
-    require(s.surface == LIST and bool(s.filters), "ClearFilters: no filter is active")
-    return _new_view(s, filters=())
+    return s.replace(**_NEW_VIEW, filters=tuple(f for f in s.filters if f != p["filter"]))
 
 
 def _page(step: int) -> Handler[S]:
@@ -105,15 +86,9 @@ def _page(step: int) -> Handler[S]:
 
 # -- thread inspection ------------------------------------------------------------------------
 def _open(s: S, p: Params, w: World) -> S:
-    tid = p["thread_id"]
     require(s.surface == LIST, "OpenThread: not on the thread list")
-    require(tid in visible_ids(w, s), f"OpenThread: {tid} is not on this page")
+    tid = listed("OpenThread", p["thread_id"], visible_ids(w, s))
     return s.replace(surface=VIEW, focus=tid, expanded=(), unread=s.unread - {tid})
-
-
-def _close(s: S, p: Params, w: World) -> S:
-    require(s.surface == VIEW, "CloseThread: no thread is open")
-    return _to_list(s, w)
 
 
 def _earlier(s: S, w: World) -> int:
@@ -145,11 +120,14 @@ def _collapse_all(s: S, p: Params, w: World) -> S:
 
 
 # -- email management -------------------------------------------------------------------------
-def _star(on: bool) -> Handler[S]:
+def _mark(field: str, on: bool, action: str, listed_only: bool = False) -> Handler[S]:
+    """Star or select a thread (``on``), or undo it: ``field`` is the state's set of them."""
+
     def go(s: S, p: Params, w: World) -> S:
-        tid = _target(s, p["thread_id"], w, "Star" if on else "Unstar")
-        require((tid in s.starred) != on, f"{tid} is {'already' if on else 'not'} starred")
-        return s.replace(starred=s.starred | {tid} if on else s.starred - {tid})
+        require(not listed_only or s.surface == LIST, "selection: only on the thread list")
+        tid, have = _target(s, p["thread_id"], w, action), getattr(s, field)
+        require((tid in have) != on, f"{tid} is {'already' if on else 'not'} {field}")
+        return s.replace(**{field: have | {tid} if on else have - {tid}})
     return go
 
 
@@ -158,17 +136,17 @@ def _read(read: bool) -> Handler[S]:
         tid = _target(s, p["thread_id"], w, "MarkRead" if read else "MarkUnread")
         require((tid in s.unread) == read, f"{tid} is already {'read' if read else 'unread'}")
         s = s.replace(unread=s.unread - {tid} if read else s.unread | {tid})
-        return _to_list(s, w) if s.surface == VIEW else s
+        return s.replace(**_LISTED) if s.surface == VIEW else s
     return go
 
 
 def _mover(name: str) -> Handler[S]:
-    folder, notice = _MOVES[name]
+    folder, notice = C.MOVES[name]
 
     def go(s: S, p: Params, w: World) -> S:
         tid = _target(s, p["thread_id"], w, name)
         require(s.folder_of(tid) != folder, f"{name}: {tid} is already in {folder}")
-        return _to_list(move(s, (tid,), folder), w, notice=notice)
+        return move(s, (tid,), folder).replace(**_LISTED, notice=notice)
     return go
 
 
@@ -184,25 +162,11 @@ def _label(add: bool) -> Handler[S]:
 
 
 # -- selection and bulk actions ---------------------------------------------------------------
-def _select(on: bool) -> Handler[S]:
-    def go(s: S, p: Params, w: World) -> S:
-        require(s.surface == LIST, "selection: only on the thread list")
-        tid = _target(s, p["thread_id"], w, "select")
-        require((tid in s.selected) != on, f"{tid} is {'already' if on else 'not'} selected")
-        return s.replace(selected=s.selected | {tid} if on else s.selected - {tid})
-    return go
-
-
 def _select_all(s: S, p: Params, w: World) -> S:
     require(s.surface == LIST, "SelectAll: only on the thread list")
     ids = frozenset(visible_ids(w, s))
     require(not ids <= s.selected, "SelectAll: every thread is selected")
     return s.replace(selected=s.selected | ids)
-
-
-def _clear_selection(s: S, p: Params, w: World) -> S:
-    require(s.surface == LIST and bool(s.selected), "ClearSelection: nothing is selected")
-    return s.replace(selected=frozenset())
 
 
 def _bulk(name: str) -> Handler[S]:
@@ -212,7 +176,7 @@ def _bulk(name: str) -> Handler[S]:
         s = s.replace(selected=frozenset())
         if name in ("BulkArchive", "BulkDelete"):
             folder = "archive" if name == "BulkArchive" else "trash"
-            return _to_list(move(s, ids, folder), w, notice=f"{n} conversation(s) moved.")
+            return move(s, ids, folder).replace(**_LISTED, notice=f"{n} conversation(s) moved.")
         if name == "BulkMarkRead":
             return s.replace(unread=s.unread - ids)
         if name == "BulkMarkUnread":
@@ -223,22 +187,30 @@ def _bulk(name: str) -> Handler[S]:
         require(label in C.LABELS, f"unknown label {label!r}")
         for tid in sorted(ids):
             s = set_labels(s, tid, (*s.labels_of(tid), label))
-        return _to_list(s, w, notice=f"Label '{label}' applied to {n} conversation(s).")
+        return s.replace(**_LISTED, notice=f"Label '{label}' applied to {n} conversation(s).")
     return go
 
 
 HANDLERS: dict[str, Handler[S]] = {
     **COMPOSE_HANDLERS,
     "SwitchFolder": _switch_folder, "OpenLabel": _open_label, "SearchEmails": _search,
-    "ClearSearch": _clear_search, "ApplyFilter": _apply_filter, "RemoveFilter": _remove_filter,
-    "ClearFilters": _clear_filters, "NextPage": _page(1), "PrevPage": _page(-1),
-    "OpenThread": _open, "CloseThread": _close, "ExpandMessage": _expand,
-    "CollapseMessage": _collapse, "ExpandAll": _expand_all, "CollapseAll": _collapse_all,
-    "Star": _star(True), "Unstar": _star(False), "MarkRead": _read(True),
-    "MarkUnread": _read(False), "AddLabel": _label(True), "RemoveLabel": _label(False),
-    "SelectThread": _select(True), "DeselectThread": _select(False), "SelectAll": _select_all,
-    "ClearSelection": _clear_selection,
-    **{name: _mover(name) for name in _MOVES},
+    "ClearSearch": step(lambda s: bool(s.query), "ClearSearch: no active search", **_NEW_VIEW,
+                        query=""),
+    "ApplyFilter": _apply_filter, "RemoveFilter": _remove_filter,
+    "ClearFilters": step(lambda s: s.surface == LIST and bool(s.filters),
+                         "ClearFilters: no filter is active", **_NEW_VIEW, filters=()),
+    "NextPage": _page(1), "PrevPage": _page(-1), "OpenThread": _open,
+    "CloseThread": step(VIEW, "CloseThread: no thread is open", **_LISTED),
+    "ExpandMessage": _expand, "CollapseMessage": _collapse, "ExpandAll": _expand_all,
+    "CollapseAll": _collapse_all, "MarkRead": _read(True), "MarkUnread": _read(False),
+    "Star": _mark("starred", True, "Star"), "Unstar": _mark("starred", False, "Unstar"),
+    "AddLabel": _label(True), "RemoveLabel": _label(False),
+    "SelectThread": _mark("selected", True, "select", listed_only=True),
+    "DeselectThread": _mark("selected", False, "select", listed_only=True),
+    "SelectAll": _select_all,
+    "ClearSelection": step(lambda s: s.surface == LIST and bool(s.selected),
+                           "ClearSelection: nothing is selected", selected=frozenset()),
+    **{name: _mover(name) for name in C.MOVES},
     **{name: _bulk(name) for name in ("BulkArchive", "BulkDelete", "BulkMarkRead",
                                       "BulkMarkUnread", "BulkStar", "BulkLabel")},
 }

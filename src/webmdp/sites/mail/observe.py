@@ -8,6 +8,7 @@ from webmdp.core.model import EntityView, Observation, World
 from webmdp.core.spec import SurfaceKind
 from webmdp.sites._common.handlers import observation, surfaces
 from webmdp.sites.mail import catalog as C
+from webmdp.sites.mail.compose import behind
 from webmdp.sites.mail.listing import folder_counts, pages, results, visible_ids
 from webmdp.sites.mail.state import MailState as S
 from webmdp.sites.mail.world import CARD_FIELDS, DETAIL_FIELDS
@@ -96,7 +97,7 @@ def observe(s: S, world: World) -> Observation:
     elif s.surface == "ComposeModal":
         ctx["compose"] = {"mode": s.compose, "to": list(s.to), "cc": list(s.cc),
                           "subject": s.subject, "body": s.body, "thread": s.reply_thread}
-        ctx["behind"] = "ThreadView" if s.focus else "ThreadList"
+        ctx["behind"] = behind(s)
         if s.reply_thread:
             entities = (view(world, s, s.reply_thread, COMPOSE_FIELDS),)
     return observation(s, SURFACES, entities, available_actions(s, world), ctx)

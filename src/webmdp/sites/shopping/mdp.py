@@ -7,7 +7,7 @@ from typing import Any
 from webmdp.core.model import EntityView, Observation, World
 from webmdp.core.spec import Action, SurfaceKind
 from webmdp.errors import InvalidAction, require
-from webmdp.sites._common.handlers import observation, surfaces, views
+from webmdp.sites._common.handlers import listed, observation, surfaces, views
 from webmdp.sites.shopping import catalog as C
 from webmdp.sites.shopping.available import available_actions
 from webmdp.sites.shopping.listing import CATALOG, brand_facet, visible_ids
@@ -56,10 +56,9 @@ def transition(s: S, a: Action, world: World) -> S:
         return _home(s)
     if name == "OpenProduct":
         require(surf == "SearchResults", "OpenProduct: not on search results")
-        require(p["product_id"] in visible_ids(world, s),
-              f"OpenProduct: {p['product_id']} is not on this page")
-        prod = world.entities[p["product_id"]]
-        return s.replace(surface="ProductDetail", focus=p["product_id"], reviews_open=False,
+        pid = listed("OpenProduct", p["product_id"], visible_ids(world, s))
+        prod = world.entities[pid]
+        return s.replace(surface="ProductDetail", focus=pid, reviews_open=False,
                          color=prod["colors"][0], size=(prod["sizes"] or [""])[0])
     if name == "BackToResults":
         require(surf in ("ProductDetail", "Cart"), "BackToResults: nothing to go back from")

@@ -3,88 +3,103 @@
 from __future__ import annotations
 
 import random
+import sys
+from dataclasses import replace
 
-from webmdp.core.model import World, WorldSpec
+from webmdp.core.model import Entity, World, WorldSpec
 from webmdp.core.site import Site
 from webmdp.core.spec import Action
+from webmdp.sites._common.templates import Params, PinnedTemplate, collect, split
 from webmdp.sites._common.worldgen import others, pin_group
 from webmdp.sites.shopping import catalog as C
-from webmdp.sites.shopping.world import make_title
+from webmdp.sites.shopping.world import make_reviews, make_title
 from webmdp.tasks.model import Condition
-from webmdp.tasks.oracle import reach_and_explore
 from webmdp.tasks.template import Draft, TaskTemplate
 from webmdp.tasks.verifier import membership
 
 N_ENTITIES = 36
-OPEN = Action("OpenProduct")
-BACK = Action("BackToResults")
 ADD = Action("AddToCart")
 
 _DETAIL_ATTRS = {"material": ("Material", C.MATERIALS), "seller": ("Seller", C.SELLERS)}
 
 
-def _cart_verifier(d: Draft) -> list[Condition]:
-    return membership(d, "cart.products", "in the cart")
+def shelf(rng: random.Random, dept: str = "") -> tuple[str, str, str]:
+    """A department (drawn unless given), one of its categories and one of its brands."""
+    dept = dept or rng.choice(list(C.DEPARTMENTS))
+    cat = rng.choice(C.DEPARTMENTS[dept])
+    return dept, cat, rng.choice(C.BRANDS[dept])
 
 
-def _explore(d: Draft, world: World, site: Site, prefix: list[Action], **kw) -> list[Action]:  # type: ignore[no-untyped-def]
-    return reach_and_explore(site, world, d, prefix, open_action=OPEN, back=BACK,
-                             entity_param="product_id", **kw)
+def spec(pinned: tuple[Entity, ...], *avoid: Entity) -> WorldSpec:
+    """The pinned products and fillers that differ from every ``avoid``."""
+    return WorldSpec(pinned, N_ENTITIES - len(pinned), avoid=avoid)
 
 
-def _filler_count(pinned: tuple) -> int:
-    return N_ENTITIES - len(pinned)
+def search(query: str) -> Action:
+    return Action("Search", {"query": query})
 
 
-class FindProductExtract(TaskTemplate):
+class ProductTemplate(PinnedTemplate):
+    """A product group pinned among the catalogue: search ``query``, open the look-alikes
+    ranked above the target, then add the target to the cart."""
+
+    ids = "PRD-"
+    opener = ("OpenProduct", "BackToResults", "product_id")
+    commit_action = "AddToCart"
+
+    def words(self, p: Params) -> Params:
+        return {**p, "cat": p.get("category", "").lower()}
+
+    def prefix(self, p: Params, world: World) -> list[Action]:
+        return [search(p["query"])]
+
+    def commit(self, d: Draft, world: World) -> list[Action]:
+        return [ADD]
+
+    def verifier(self, d: Draft, world: World) -> list[Condition]:
+        return membership(d, "cart.products", "in the cart")
+
+
+class FindProductExtract(ProductTemplate):
     """Table 19: search, open detail pages, add the one with a detail-only attribute."""
 
     name = "find_product_extract"
     description = "Search a department, find the product with a detail-only attribute, add to cart"
-    commit_action = "AddToCart"
+    sentence = ("Search for {query} in {department}. Find the one with {label}: '{value}' and add "
+                "it to your cart.")
+    card = ("category", "department")
 
     def draft(self, site: Site, rng: random.Random, hard_negatives: int) -> Draft:
         dept = rng.choice(list(C.DEPARTMENTS))
         cat = rng.choice(C.DEPARTMENTS[dept])
         attr = rng.choice(list(_DETAIL_ATTRS))
-        label, pool = _DETAIL_ATTRS[attr]
+        pool = _DETAIL_ATTRS[attr][1]
         value = rng.choice(pool)
-        negs = [{attr: v} for v in others(rng, pool, value, hard_negatives)]
-        base = {"department": dept, "category": cat}
-        pinned = pin_group(rng, base, {attr: value}, negs)
-        query = cat.lower()
-        return Draft(
-            instruction=f"Search for {query} in {dept}. Find the one with {label}: '{value}' "
-                        "and add it to your cart.",
-            params={"query": query, "department": dept, "detail_attr": attr, "value": value},
-            spec=WorldSpec(pinned, _filler_count(pinned), avoid=({"category": cat},)),
-            card_fields=("category", "department"), detail_fields=(attr,),
-        )
+        target, negs = split(attr, [value, *others(rng, pool, value, hard_negatives)])
+        pinned = pin_group(rng, {"department": dept, "category": cat}, target, negs)
+        p = {"query": cat.lower(), "department": dept, "detail_attr": attr, "value": value}
+        return replace(self.compose(p, spec(pinned, {"category": cat})), detail_fields=(attr,))
 
-    def matches(self, d: Draft, world: World) -> list[str]:
-        p = d.params
-        return [i for i, e in world.entities.items() if e["category"].lower() == p["query"]
-                and e["department"] == p["department"] and e[p["detail_attr"]] == p["value"]]
+    def words(self, p: Params) -> Params:
+        return {**p, "label": _DETAIL_ATTRS[p["detail_attr"]][0]}
 
-    def oracle(self, d: Draft, world: World, site: Site) -> list[Action]:
-        prefix = [Action("Search", {"query": d.params["query"]})]
-        return [*_explore(d, world, site, prefix), ADD]
-
-    def verifier(self, d: Draft, world: World) -> list[Condition]:
-        return _cart_verifier(d)
+    def fits(self, e: Entity, p: Params) -> bool:
+        return bool(e["category"].lower() == p["query"] and e["department"] == p["department"]
+                    and e[p["detail_attr"]] == p["value"])
 
 
-class CheapestFilterSort(TaskTemplate):
+class CheapestFilterSort(ProductTemplate):
     """Superlative: filter by category and brand, sort by price, check the seller."""
 
     name = "cheapest_filter_sort"
     description = "Filter by category and brand, sort by price, add the cheapest from a seller"
-    commit_action = "AddToCart"
+    sentence = ("Show {cat} from {brand}, sorted by price from low to high, and add the cheapest "
+                "one sold by {seller} to your cart.")
+    card, detail = ("category", "brand", "price"), ("seller",)
+    best_by = "price"
 
     def draft(self, site: Site, rng: random.Random, hard_negatives: int) -> Draft:
-        dept = rng.choice(list(C.DEPARTMENTS))
-        cat = rng.choice(C.DEPARTMENTS[dept])
-        brand = rng.choice(C.BRANDS[dept])
+        dept, cat, brand = shelf(rng)
         seller = rng.choice(C.SELLERS)
         price = round(rng.uniform(20, 120), 2)
         negs = [{"seller": s} for s in others(rng, C.SELLERS, seller, hard_negatives)]
@@ -93,140 +108,99 @@ class CheapestFilterSort(TaskTemplate):
         pricier = tuple({"department": dept, "category": cat, "brand": brand, "role": "filler",
                          "seller": rng.choice(C.SELLERS),
                          "price": round(price + rng.uniform(5, 80), 2)} for _ in range(2))
-        pinned = (*pinned, *pricier)
-        return Draft(
-            instruction=f"Show {cat.lower()} from {brand}, sorted by price from low to high, and "
-                        f"add the cheapest one sold by {seller} to your cart.",
-            params={"department": dept, "category": cat, "brand": brand, "seller": seller},
-            spec=WorldSpec(pinned, _filler_count(pinned),
-                           avoid=({"category": cat, "brand": brand},)),
-            card_fields=("category", "brand", "price"), detail_fields=("seller",),
-        )
+        p = {"department": dept, "category": cat, "brand": brand, "seller": seller}
+        return self.compose(p, spec((*pinned, *pricier), {"category": cat, "brand": brand}))
 
-    def matches(self, d: Draft, world: World) -> list[str]:
-        p = d.params
-        cands = [e for e in world.entities.values() if e["category"] == p["category"]
-                 and e["brand"] == p["brand"] and e["seller"] == p["seller"]]
-        if not cands:
-            return []
-        low = min(e["price"] for e in cands)
-        return [e["id"] for e in cands if e["price"] == low]
+    def fits(self, e: Entity, p: Params) -> bool:
+        return bool(e["category"] == p["category"] and e["brand"] == p["brand"]
+                    and e["seller"] == p["seller"])
 
-    def oracle(self, d: Draft, world: World, site: Site) -> list[Action]:
-        p = d.params
-        prefix = [Action("SetDepartment", {"department": p["department"]}),
-                  Action("SetCategory", {"category": p["category"]}),
-                  Action("ToggleBrand", {"brand": p["brand"]}),
-                  Action("SortBy", {"order": "price_asc"})]
-        return [*_explore(d, world, site, prefix), ADD]
-
-    def verifier(self, d: Draft, world: World) -> list[Condition]:
-        return _cart_verifier(d)
+    def prefix(self, p: Params, world: World) -> list[Action]:
+        return [Action("SetDepartment", {"department": p["department"]}),
+                Action("SetCategory", {"category": p["category"]}),
+                Action("ToggleBrand", {"brand": p["brand"]}),
+                Action("SortBy", {"order": "price_asc"})]
 
 
-class CartSwap(TaskTemplate):
+class CartSwap(ProductTemplate):
     """Two items into the cart, then remove one: cart management."""
 
     name = "cart_add_two_remove_one"
     description = "Add two products, then remove the first from the cart"
     commit_action = "RemoveFromCart"
+    sentence = ("Add the {brand} {singular} made of {material} and the '{companion_title}' to "
+                "your cart, then remove the '{companion_title}' from the cart.")
+    card, detail = ("brand", "category"), ("material",)
 
     def draft(self, site: Site, rng: random.Random, hard_negatives: int) -> Draft:
         depts = rng.sample(list(C.DEPARTMENTS), 2)
-        cat = rng.choice(C.DEPARTMENTS[depts[0]])
-        brand = rng.choice(C.BRANDS[depts[0]])
+        _, cat, brand = shelf(rng, depts[0])
         material = rng.choice(C.MATERIALS)
-        other_cat = rng.choice(C.DEPARTMENTS[depts[1]])
-        other_brand = rng.choice(C.BRANDS[depts[1]])
+        _, other_cat, other_brand = shelf(rng, depts[1])
         other_title = make_title(other_brand, rng.choice(C.MODELS), other_cat)
         negs = [{"material": m} for m in others(rng, C.MATERIALS, material, hard_negatives)]
         base = {"department": depts[0], "category": cat, "brand": brand}
         pinned = pin_group(rng, base, {"material": material}, negs)
         companion = {"department": depts[1], "category": other_cat, "brand": other_brand,
                      "title": other_title, "role": "companion"}
-        pinned = (*pinned, companion)
-        singular = C.SINGULAR[cat].lower()
-        return Draft(
-            instruction=f"Add the {brand} {singular} made of {material} and the '{other_title}' "
-                        f"to your cart, then remove the '{other_title}' from the cart.",
-            params={"category": cat, "brand": brand, "material": material,
-                    "companion_title": other_title, "query": f"{brand} {cat}".lower()},
-            spec=WorldSpec(pinned, _filler_count(pinned),
-                           avoid=({"category": cat, "brand": brand}, {"title": other_title},
-                                  {"category": other_cat, "brand": other_brand})),
-            card_fields=("brand", "category"), detail_fields=("material",),
-        )
+        p = {"category": cat, "brand": brand, "material": material,
+             "companion_title": other_title, "query": f"{brand} {cat}".lower()}
+        return self.compose(p, spec((*pinned, companion), {"category": cat, "brand": brand},
+                                    {"title": other_title},
+                                    {"category": other_cat, "brand": other_brand}))
 
-    def matches(self, d: Draft, world: World) -> list[str]:
-        p = d.params
-        return [i for i, e in world.entities.items() if e["category"] == p["category"]
-                and e["brand"] == p["brand"] and e["material"] == p["material"]]
+    def words(self, p: Params) -> Params:
+        return {**p, "singular": C.SINGULAR[p["category"]].lower()}
 
-    def oracle(self, d: Draft, world: World, site: Site) -> list[Action]:
-        prefix = [Action("Search", {"query": d.params["query"]})]
-        first = [*_explore(d, world, site, prefix), ADD]
-        comp = d.companions[0]
-        return [*first, Action("Search", {"query": d.params["companion_title"]}),
-                Action("OpenProduct", {"product_id": comp}), ADD, Action("OpenCart"),
-                Action("RemoveFromCart", {"product_id": comp})]
+    def fits(self, e: Entity, p: Params) -> bool:
+        return bool(e["category"] == p["category"] and e["brand"] == p["brand"]
+                    and e["material"] == p["material"])
+
+    def commit(self, d: Draft, world: World) -> list[Action]:
+        comp = {"product_id": d.companions[0]}
+        return [ADD, search(d.params["companion_title"]), Action("OpenProduct", comp), ADD,
+                Action("OpenCart"), Action("RemoveFromCart", comp)]
 
     def verifier(self, d: Draft, world: World) -> list[Condition]:
         comp = d.companions[0]
-        return [*_cart_verifier(d),
+        return [*super().verifier(d, world),
                 Condition(fact="cart.products", op="not_contains", value=comp,
                           description=f"companion {comp} was removed from the cart")]
 
 
-class CompareSpecs(TaskTemplate):
+class CompareSpecs(ProductTemplate):
     """Comparison across detail pages: the longest warranty among same-brand products."""
 
     name = "compare_detail_pages"
     description = "Compare a detail-only spec across products and add the best one"
-    commit_action = "AddToCart"
+    sentence = "Among the {brand} {cat}, add the one with the longest warranty to your cart."
+    card, detail = ("brand", "category"), ("warranty_months",)
+    best_by, highest, compare = "warranty_months", True, True
 
     def draft(self, site: Site, rng: random.Random, hard_negatives: int) -> Draft:
-        dept = rng.choice(list(C.DEPARTMENTS))
-        cat = rng.choice(C.DEPARTMENTS[dept])
-        brand = rng.choice(C.BRANDS[dept])
+        dept, cat, brand = shelf(rng)
         months = sorted(rng.sample((3, 6, 9, 12, 18, 24, 36), hard_negatives + 1), reverse=True)
-        negs = [{"warranty_months": m} for m in months[1:]]
-        base = {"department": dept, "category": cat, "brand": brand}
-        pinned = pin_group(rng, base, {"warranty_months": months[0]}, negs)
-        return Draft(
-            instruction=f"Among the {brand} {cat.lower()}, add the one with the longest "
-                        "warranty to your cart.",
-            params={"category": cat, "brand": brand, "query": f"{brand} {cat}".lower()},
-            spec=WorldSpec(pinned, _filler_count(pinned),
-                           avoid=({"category": cat, "brand": brand},)),
-            card_fields=("brand", "category"), detail_fields=("warranty_months",),
-        )
+        target, negs = split("warranty_months", months)
+        pinned = pin_group(rng, {"department": dept, "category": cat, "brand": brand}, target,
+                           negs)
+        p = {"category": cat, "brand": brand, "query": f"{brand} {cat}".lower()}
+        return self.compose(p, spec(pinned, {"category": cat, "brand": brand}))
 
-    def matches(self, d: Draft, world: World) -> list[str]:
-        p = d.params
-        cands = [e for e in world.entities.values()
-                 if e["category"] == p["category"] and e["brand"] == p["brand"]]
-        best = max(e["warranty_months"] for e in cands)
-        return [e["id"] for e in cands if e["warranty_months"] == best]
-
-    def oracle(self, d: Draft, world: World, site: Site) -> list[Action]:
-        prefix = [Action("Search", {"query": d.params["query"]})]
-        return [*_explore(d, world, site, prefix, all_negatives=True), ADD]
-
-    def verifier(self, d: Draft, world: World) -> list[Condition]:
-        return _cart_verifier(d)
+    def fits(self, e: Entity, p: Params) -> bool:
+        return bool(e["category"] == p["category"] and e["brand"] == p["brand"])
 
 
-class CheckoutWithOptions(TaskTemplate):
+class CheckoutWithOptions(ProductTemplate):
     """Buy a product from a given seller with a colour, a size and a shipping speed."""
 
     name = "checkout_with_options"
     description = "Pick the right seller's listing, choose options, check out with a speed"
     commit_action = "PlaceOrder"
+    sentence = "Buy the '{title}' sold by {seller} in {color}, size {size}, with {speed} shipping."
+    card, detail = ("title",), ("seller", "colors", "sizes")
 
     def draft(self, site: Site, rng: random.Random, hard_negatives: int) -> Draft:
-        dept = "Clothing"
-        cat = rng.choice(C.DEPARTMENTS[dept])
-        brand = rng.choice(C.BRANDS[dept])
+        dept, cat, brand = shelf(rng, "Clothing")
         title = make_title(brand, rng.choice(C.MODELS), cat)
         seller = rng.choice(C.SELLERS)
         colors = rng.sample(C.COLORS, 3)
@@ -236,25 +210,18 @@ class CheckoutWithOptions(TaskTemplate):
         base = {"department": dept, "category": cat, "brand": brand, "title": title,
                 "colors": colors}
         pinned = pin_group(rng, base, {"seller": seller}, negs)
-        return Draft(
-            instruction=f"Buy the '{title}' sold by {seller} in {color}, size {size}, "
-                        f"with {speed} shipping.",
-            params={"title": title, "seller": seller, "color": color, "size": size,
-                    "speed": speed},
-            spec=WorldSpec(pinned, _filler_count(pinned), avoid=({"title": title},)),
-            card_fields=("title",), detail_fields=("seller", "colors", "sizes"),
-        )
+        p = {"title": title, "seller": seller, "color": color, "size": size, "speed": speed}
+        return self.compose(p, spec(pinned, {"title": title}))
 
-    def matches(self, d: Draft, world: World) -> list[str]:
-        p = d.params
-        return [i for i, e in world.entities.items()
-                if e["title"] == p["title"] and e["seller"] == p["seller"]]
+    def fits(self, e: Entity, p: Params) -> bool:
+        return bool(e["title"] == p["title"] and e["seller"] == p["seller"])
 
-    def oracle(self, d: Draft, world: World, site: Site) -> list[Action]:
+    def prefix(self, p: Params, world: World) -> list[Action]:
+        return [search(p["title"])]
+
+    def commit(self, d: Draft, world: World) -> list[Action]:
         p = d.params
-        prefix = [Action("Search", {"query": p["title"]})]
-        return [*_explore(d, world, site, prefix),
-                Action("SelectOption", {"option": "color", "value": p["color"]}),
+        return [Action("SelectOption", {"option": "color", "value": p["color"]}),
                 Action("SelectOption", {"option": "size", "value": p["size"]}),
                 ADD, Action("OpenCart"), Action("ProceedToCheckout"),
                 Action("SetShippingSpeed", {"speed": p["speed"]}), Action("PlaceOrder")]
@@ -273,48 +240,28 @@ class CheckoutWithOptions(TaskTemplate):
         ]
 
 
-class ReviewExtract(TaskTemplate):
+class ReviewExtract(ProductTemplate):
     """Reviews are detail-only and collapsed: open them to find the mentioned phrase."""
 
     name = "review_extract"
     description = "Find the product whose reviews mention a phrase and add it to the cart"
-    commit_action = "AddToCart"
+    sentence = ("Find the {brand} product in {cat} whose reviews mention '{phrase}' and add it to "
+                "your cart.")
+    card, detail = ("brand", "category"), ("reviews",)
+    inspect = (Action("ShowReviews"),)
 
     def draft(self, site: Site, rng: random.Random, hard_negatives: int) -> Draft:
-        from webmdp.sites.shopping.world import make_reviews
-
-        dept = rng.choice(list(C.DEPARTMENTS))
-        cat = rng.choice(C.DEPARTMENTS[dept])
-        brand = rng.choice(C.BRANDS[dept])
+        dept, cat, brand = shelf(rng)
         phrase = rng.choice(C.REVIEW_PHRASES)
         negs = [{"reviews": make_reviews(rng, None, phrase)} for _ in range(hard_negatives)]
         base = {"department": dept, "category": cat, "brand": brand}
         pinned = pin_group(rng, base, {"reviews": make_reviews(rng, phrase, None)}, negs)
-        return Draft(
-            instruction=f"Find the {brand} product in {cat.lower()} whose reviews mention "
-                        f"'{phrase}' and add it to your cart.",
-            params={"category": cat, "brand": brand, "phrase": phrase,
-                    "query": f"{brand} {cat}".lower()},
-            spec=WorldSpec(pinned, _filler_count(pinned),
-                           avoid=({"category": cat, "brand": brand},)),
-            card_fields=("brand", "category"), detail_fields=("reviews",),
-        )
+        p = {"category": cat, "brand": brand, "phrase": phrase, "query": f"{brand} {cat}".lower()}
+        return self.compose(p, spec(pinned, {"category": cat, "brand": brand}))
 
-    def matches(self, d: Draft, world: World) -> list[str]:
-        p = d.params
-        return [i for i, e in world.entities.items()
-                if e["category"] == p["category"] and e["brand"] == p["brand"]
-                and any(p["phrase"] in r["text"].lower() for r in e["reviews"])]
-
-    def oracle(self, d: Draft, world: World, site: Site) -> list[Action]:
-        prefix = [Action("Search", {"query": d.params["query"]})]
-        return [*_explore(d, world, site, prefix, inspect=[Action("ShowReviews")]), ADD]
-
-    def verifier(self, d: Draft, world: World) -> list[Condition]:
-        return _cart_verifier(d)
+    def fits(self, e: Entity, p: Params) -> bool:
+        return bool(e["category"] == p["category"] and e["brand"] == p["brand"]
+                    and any(p["phrase"] in r["text"].lower() for r in e["reviews"]))
 
 
-TEMPLATES: dict[str, TaskTemplate] = {
-    t.name: t for t in (FindProductExtract(), CheapestFilterSort(), CartSwap(), CompareSpecs(),
-                        CheckoutWithOptions(), ReviewExtract())
-}
+TEMPLATES: dict[str, TaskTemplate] = collect(sys.modules[__name__])

@@ -1,9 +1,0 @@
-"""Code Repo task templates (WebSTEP H.1 style), 12 families (Table 4)."""
-
-from __future__ import annotations
-
-from webmdp.sites._common.templates import collect
-from webmdp.sites.repo.templates import issues, repos
-from webmdp.tasks.template import TaskTemplate
-
-TEMPLATES: dict[str, TaskTemplate] = collect(repos, issues)
