@@ -249,18 +249,28 @@ def _save(s: CalendarState, p: Params, world: World) -> CalendarState:
     return base.replace(created=(*s.created, data), clashes=clashes)
 
 
+@lru_cache(maxsize=256)
+def _by_date(world: World) -> dict[str, tuple[str, ...]]:
+    """The world's event ids per date (an edit may move one; see :func:`_clashes`)."""
+    out: dict[str, list[str]] = {}
+    for eid, e in world.entities.items():
+        out.setdefault(e["date"], []).append(eid)
+    return {d: tuple(ids) for d, ids in out.items()}
+
+
 def _clashes(world: World, s: CalendarState, data: EventData) -> bool:
     """Whether a saved event overlaps another event of any calendar (the conflict check).
-    Only events on the saved date are built (an edit may have moved one there)."""
+    Only the events on the saved date are looked at: the world's, those an edit moved there,
+    and the new ones."""
     eid, date = data[0], data[2]
     span = (clock.minutes(data[3]), clock.minutes(data[4]))
-    edited = {ed[0] for ed in s.edits}
 
     def hits(start: str, end: str) -> bool:
         return clock.overlaps(span, (clock.minutes(start), clock.minutes(end)))
 
-    for oid, raw in world.entities.items():
-        e = event(world, s, oid) if oid in edited else raw
+    edited = {ed[0] for ed in s.edits}
+    for oid in (*_by_date(world).get(date, ()), *sorted(edited)):
+        e = event(world, s, oid) if oid in edited else world.entities[oid]
         if oid != eid and e["date"] == date and hits(e["start"], e["end"]):
             return True
     return any(c[0] != eid and c[2] == date and hits(c[3], c[4]) for c in s.created)
