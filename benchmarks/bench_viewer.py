@@ -65,7 +65,7 @@ def build(root: Path, src: Path) -> int:
             trace = dict(traces[(SOURCES[agent], real[i % len(real)].id)])
             trace |= {"task_id": task.id, "agent": agent}
             (folder / f"{task.id}.json").write_text(json.dumps(trace, indent=1))
-    return RunStore(root).rebuild_tables()
+    return len(RunStore(root).rebuild_tables())
 
 
 def _timed(fn, *args):  # type: ignore[no-untyped-def]

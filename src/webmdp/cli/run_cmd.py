@@ -182,16 +182,12 @@ def run(
         if stored is not None:  # how the run was run, unless given again
             workers = workers if "workers" in given else (
                 0 if ops.get("backend") == "inline" else ops.get("workers", workers))
-            slots = slots if "slots" in given else ops.get("slots", slots)
             backend = backend if "backend" in given else (
                 ops.get("backend", backend) if ops.get("backend") != "inline" else backend)
-            server = server if "server" in given else ops.get("server", server)
-            retries = retries if "retries" in given else ops.get("retries", retries)
-            episode_timeout = episode_timeout if "episode_timeout" in given else ops.get(
-                "episode_timeout_s", episode_timeout)
-            step_timeout = step_timeout if "step_timeout" in given else ops.get(
-                "step_timeout_s", step_timeout)
-            ray_address = ray_address if "ray_address" in given else ops.get("ray_address")
+            slots, server, retries, episode_timeout, step_timeout, ray_address = _resumed(
+                ops, given, slots=slots, server=server, retries=retries,
+                episode_timeout=episode_timeout, step_timeout=step_timeout,
+                ray_address=ray_address)
         model_cfg = None
         if model is not None:
             model_cfg = _model_config(agent, mode, model, grammar, base_url, api_key, value,
@@ -273,6 +269,16 @@ def run(
         raise typer.Exit(code=128 + (outcome.signal or 2))
     if outcome.final.exit_code:
         raise typer.Exit(code=outcome.final.exit_code)
+
+
+_STORED_AS = {"episode_timeout": "episode_timeout_s", "step_timeout": "step_timeout_s"}
+"""Options whose stored setting has another name."""
+
+
+def _resumed(stored: dict[str, Any], given: set[str], **current: Any) -> list[Any]:
+    """Each option's value as given on this command line, else as the run stored it."""
+    return [value if option in given else stored.get(_STORED_AS.get(option, option), value)
+            for option, value in current.items()]
 
 
 def _summary(outcome: Any, out: Path) -> None:
@@ -407,7 +413,9 @@ def _endpoint(model_cfg: Any, api_key: str | None, stored: dict | None) -> dict[
     old = ((stored or {}).get("settings", {}).get("endpoint") or {})
     key_from = ("flag" if api_key else "environment" if os.environ.get(p.key_env)
                 else old.get("api_key_from"))
-    return {"base_url": model_cfg.base_url or os.environ.get(p.url_env) or p.default_url,
+    from webmdp.agents.llm.clients import base_url_for
+
+    return {"base_url": base_url_for(p.name, model_cfg.base_url),
             "timeout_s": model_cfg.timeout_s, "max_retries": model_cfg.max_retries,
             "backoff_s": model_cfg.backoff_s, "concurrency": model_cfg.concurrency,
             "api_key_from": key_from, "api_key_env": p.key_env}

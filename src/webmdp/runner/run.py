@@ -109,22 +109,23 @@ def execute_run(plan: RunPlan, on_change: Callable[[Tally], None] | None = None,
     finally:
         if plan.settings.backend != "ray":
             sweep(plan.root)
-        n = store.rebuild_tables()
-        outcome.final = final_state(plan, store)
+        rows = store.rebuild_tables()
+        outcome.final = final_state(plan, rows)
         if manifest is not None and invocation is not None:
-            invocation.update(ended=mf._now(), status=outcome.status, episodes=n,
+            invocation.update(ended=mf._now(), status=outcome.status, episodes=len(rows),
                               run=outcome.tally.done, retries=outcome.tally.retries,
                               infra_errors=outcome.tally.infra_errors, error=outcome.error)
             mf.write(plan.root, manifest)
     return outcome
 
 
-def final_state(plan: RunPlan, store: RunStore) -> FinalState:
-    """How the plan's episodes stand in the store: stored, infra errors and their causes."""
+def final_state(plan: RunPlan, rows: list[dict[str, Any]]) -> FinalState:
+    """How the plan's episodes stand among the stored ``rows``: stored, infra errors and
+    their causes."""
     keys = {(a.label(), plan.mode, t.id) for a in plan.agents for t in plan.tasks}
     state = FinalState(episodes=len(keys))
     causes: Counter[str] = Counter()
-    for row in store.rows():
+    for row in rows:
         if (row["agent"], row["mode"], row["task_id"]) not in keys:
             continue
         state.stored += 1

@@ -113,13 +113,6 @@ class RunStore:
         except OSError as exc:
             raise StoreError(f"cannot write {self.root / name}: {exc}") from exc
 
-    def rows(self) -> list[dict[str, Any]]:
-        """The rows of ``results.jsonl`` (after :meth:`rebuild_tables`: one per trace)."""
-        path = self.root / "results.jsonl"
-        if not path.is_file():
-            return []
-        return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
-
     def check_space(self, min_free_mb: int = MIN_FREE_MB) -> None:
         """Fail loudly, before an episode runs, if the run directory cannot take results:
         a test write, then the free space."""
@@ -141,9 +134,9 @@ class RunStore:
             p.unlink(missing_ok=True)
         return len(stale)
 
-    def rebuild_tables(self) -> int:
-        """Rewrite ``results.jsonl`` and ``episodes.parquet`` from the traces; returns the
-        number of episodes."""
+    def rebuild_tables(self) -> list[dict[str, Any]]:
+        """Rewrite ``results.jsonl`` and ``episodes.parquet`` from the traces; returns their
+        rows (one per episode)."""
         rows = []
         for path in sorted((self.root / "episodes").glob("*/*/*.json")):
             try:
@@ -155,7 +148,7 @@ class RunStore:
         tmp.write_text("".join(json.dumps(r) + "\n" for r in rows))
         os.replace(tmp, self.root / "results.jsonl")
         _write_parquet(rows, self.root / "episodes.parquet")
-        return len(rows)
+        return rows
 
 
 def _finished(path: Path) -> bool:

@@ -240,12 +240,11 @@ class Catalog:
             return s.replace(sort=p["order"], page=1)
         if name in self._by_action:
             facet: Facet = self._by_action[name]
-            return s.replace(filters=self._set(s.filters, facet, p, world, s), page=1)
+            return s.replace(filters=self._set(s, facet, p, world), page=1)
         return turn_page(s, name, p, self.pages(world, s))
 
-    def _set(self, filters: Filters, f: Facet, p: dict[str, Any], world: World,
-             s: BrowseState) -> Filters:
-        current = dict(filters).get(f.name)
+    def _set(self, s: BrowseState, f: Facet, p: dict[str, Any], world: World) -> Filters:
+        current = s.filter(f.name)
         value: Any
         implied: dict[str, Any] = {}
         if f.kind == "range":
@@ -268,7 +267,7 @@ class Catalog:
                 value = None if current == v and f.toggles else v
             if f.implies is not None:
                 implied = f.implies(v)
-        out = {k: val for k, val in filters if k != f.name and k not in f.clears}
+        out = {k: val for k, val in s.filters if k != f.name and k not in f.clears}
         out.update(implied)
         if value is not None:
             out[f.name] = value

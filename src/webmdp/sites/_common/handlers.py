@@ -12,7 +12,7 @@ stay functions in the site, with their own preconditions and messages.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any, TypeVar, cast
+from typing import Any, TypeVar
 
 from webmdp.core.model import EntityView, Observation, State, World
 from webmdp.core.spec import Action, SurfaceKind, SurfaceSpec
@@ -61,11 +61,6 @@ def listed(name: str, eid: str, ids: Iterable[str], where: str = "on this page")
 def offer(name: str, param: str, ids: Iterable[Any]) -> list[Action]:
     """One ``name`` action per id: the buttons of a list."""
     return [Action(name, {param: i}) for i in ids]
-
-
-def browse(catalog: Catalog, s: B, a: Action, world: World) -> B:
-    """A listing action applied to a site state that mixes in the catalog's BrowseState."""
-    return cast(B, catalog.transition(s, a, world))
 
 
 def surfaces(**specs: tuple[SurfaceKind, str]) -> tuple[SurfaceSpec, ...]:

@@ -42,11 +42,11 @@ def transition(s: S, a: Action, world: World) -> S:
         require(name in ("ConfirmBooking", "CancelCheckout"),
                 f"{name}: confirm and pay, or cancel the checkout first")
     if name == C.CATALOG.search:
-        return H.browse(C.CATALOG, s, a, world).replace(surface="SearchResults", focus=None,
+        return C.CATALOG.transition(s, a, world).replace(surface="SearchResults", focus=None,
                                                       amenities_open=False)
     if C.CATALOG.handles(name):
         require(surf == "SearchResults", f"{name}: only on search results")
-        return H.browse(C.CATALOG, s, a, world)
+        return C.CATALOG.transition(s, a, world)
     if name == "ViewListing":
         lid = p["listing_id"]
         require(lid in _listable(s, world), f"ViewListing: {lid} is not on this page")

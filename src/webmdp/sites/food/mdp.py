@@ -47,10 +47,10 @@ def transition(s: FoodState, a: Action, world: World) -> FoodState:
     name, surf = a.name, s.surface
     if name == V.CATALOG.search:
         require(surf in HEADER_SURFACES, "Search: no search box here")
-        return H.browse(V.CATALOG, s.replace(**_LIST), a, world)
+        return V.CATALOG.transition(s.replace(**_LIST), a, world)
     if V.CATALOG.handles(name):
         require(surf == "RestaurantList", f"{name}: only on the restaurant list")
-        return H.browse(V.CATALOG, s, a, world)
+        return V.CATALOG.transition(s, a, world)
     if name == "GoHome":
         require(surf != "MenuItemDetail", "GoHome: close the item first")
         return home(s)

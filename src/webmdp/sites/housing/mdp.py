@@ -36,7 +36,7 @@ def transition(s: S, a: Action, world: World) -> S:
     if V.CATALOG.handles(a.name):
         require(s.surface == "SearchResults" or a.name in _ANYWHERE,
                 f"{a.name}: only on search results")
-        return _leave(H.browse(V.CATALOG, s, a, world), "SearchResults")
+        return _leave(V.CATALOG.transition(s, a, world), "SearchResults")
     return H.dispatch(_HANDLERS, s, a, world)
 
 

@@ -63,13 +63,20 @@ def parse_model_id(model_id: str) -> tuple[str, str]:
     return provider, model
 
 
+def base_url_for(provider: str, base_url: str | None = None) -> str | None:
+    """The endpoint a provider's client calls: ``base_url`` (a flag), else the provider's
+    environment variable, else its default (None: the SDK's own)."""
+    p = PROVIDERS[provider]
+    return base_url or os.environ.get(p.url_env) or p.default_url
+
+
 def client_config(model_id: str, **options: Any) -> ClientConfig:
     """A :class:`ClientConfig` from ``provider/model``, flags (``options``) and the provider's
     environment variables (flags win)."""
     provider, model = parse_model_id(model_id)
     p = PROVIDERS[provider]
     cfg = ClientConfig(provider=provider, model=model)
-    base_url = options.pop("base_url", None) or os.environ.get(p.url_env) or p.default_url
+    base_url = base_url_for(provider, options.pop("base_url", None))
     api_key = options.pop("api_key", None) or os.environ.get(p.key_env)
     if provider == "openai-compatible" and not base_url:
         raise ConfigError("provider openai-compatible needs --base-url (or OPENAI_BASE_URL)")
@@ -85,4 +92,5 @@ def make_client(config: ClientConfig) -> ModelClient:
 
 
 __all__ = ["PROVIDERS", "CUAState", "ChatMessage", "ClientConfig", "ModelClient", "ModelReply",
-           "Provider", "client_config", "make_client", "parse_model_id", "with_retries"]
+           "Provider", "base_url_for", "client_config", "make_client", "parse_model_id",
+           "with_retries"]
