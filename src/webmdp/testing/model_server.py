@@ -433,12 +433,13 @@ _BUILDERS: dict[Protocol, Callable[[ScriptedModelServer, Request, Reply, int],
 
 
 def _is_probe(req: Request) -> bool:
-    """A preflight probe (``webmdp.agents.llm.preflight``): a one-token limit (16 on the
-    Responses API, its smallest)."""
+    """A preflight probe (:mod:`webmdp.agents.llm.preflight`): its token limit."""
+    from webmdp.agents.llm.preflight import PROBE_TOKENS, PROBE_TOKENS_RESPONSES
+
     body = req.body
     if req.protocol == "responses":
-        return body.get("max_output_tokens") == 16
-    return body.get("max_tokens") == 1 or body.get("max_completion_tokens") == 1
+        return body.get("max_output_tokens") == PROBE_TOKENS_RESPONSES
+    return PROBE_TOKENS in (body.get("max_tokens"), body.get("max_completion_tokens"))
 
 
 def _error_body(protocol: Protocol, status: int, message: str) -> dict[str, Any]:
