@@ -66,7 +66,7 @@ def test_initial_state_is_inbox(world: World) -> None:
     ((("ApplyFilter", {"filter": "unread"}), ("ApplyFilter", {"filter": "unread"})), "already"),
     ((("ClearFilters",),), "no filter"),
     ((("ClearSearch",),), "no active search"),
-    ((("PrevPage",),), "no such page"),
+    ((("PrevPage",),), "already on the first page"),
     ((("SearchEmails", {"query": "   "}),), "empty query"),
     ((("BulkArchive",),), "select threads first"),
     ((("ClearSelection",),), "nothing is selected"),

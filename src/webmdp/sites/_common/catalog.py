@@ -27,7 +27,15 @@ Facet kinds (WebSTEP Table 6 "filter" skills):
 ``range``
     a min / max pair typed into two inputs (price, square feet); both optional.
 ``flag``
-    an on / off toggle over a boolean field (instant book, free delivery).
+    an on / off toggle over a boolean field (instant book, free delivery), or over a set of ids
+    the state holds (``held``: mail's unread and starred threads).
+
+A listing can also depend on the episode's state, as Mail's does: the folder or label decides
+which entities are listed (``scope``), the search box understands operators (``match``), flags
+live in the state, and results are cached on the part of the state they read (``key``).
+Flags can share one action pair whose parameter names the facet (``switch``: mail's
+``ApplyFilter`` / ``RemoveFilter``). An empty action name (``search``, ``clear_search``,
+``sort_action``, ``goto``) leaves that control to the site or leaves it out.
 """
 
 from __future__ import annotations
@@ -95,6 +103,8 @@ class Facet:
     """Values of other facets that picking an option sets (a category sets its department)."""
     toggles: bool = True
     """A one / min facet: picking the active option again clears it (else it stays)."""
+    held: str = ""
+    """A flag the state holds as a set of ids (mail's ``unread``), not an entity field."""
 
     def options_in(self, world: World, s: BrowseState) -> tuple[str, ...]:
         return self.offered(world, s) if self.offered is not None else self.options
@@ -168,14 +178,27 @@ class Catalog:
     sort_action: str = "SortBy"
     sort_skill: str = "sort_usage"
     pagination_skill: str = "pagination"
+    goto: str = "GoToPage"
     prefix: str = ""
     """When set, only entities whose id starts with it are listed (worlds holding two entity
     kinds, e.g. restaurants ``RST-`` and their menu items ``ITM-``)."""
+    switch: tuple[str, ...] = ()
+    """(apply, remove, parameter): flag facets set and unset by one action pair."""
+    scope: Callable[[World, Any], Iterable[str]] | None = dc_field(
+        default=None, hash=False, compare=False)
+    """The ids listed before search and facets, when the state decides (a mail folder)."""
+    match: Callable[[World, Any, str, tuple[str, ...]], bool] | None = dc_field(
+        default=None, hash=False, compare=False)
+    """Whether an entity matches the query's lower-cased terms, when the search box is not a
+    plain word search over ``search_fields``."""
+    key: Callable[[Any], BrowseState] | None = dc_field(default=None, hash=False, compare=False)
+    """The part of the state the results read, for a listing that depends on the state."""
     _by_action: dict[str, Facet] = dc_field(init=False, repr=False)
     _sorts: dict[str, Sort] = dc_field(init=False, repr=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "_by_action", {f.action: f for f in self.facets})
+        by_action: dict[str, Facet] = {} if self.switch else {f.action: f for f in self.facets}
+        object.__setattr__(self, "_by_action", by_action)
         object.__setattr__(self, "_sorts", {s.name: s for s in self.sorts})
 
     # -- declaration -----------------------------------------------------------------------------
@@ -201,9 +224,9 @@ class Catalog:
         return next(f for f in self.facets if f.name == name)
 
     def handles(self, action: str) -> bool:
-        return action in self._by_action or action in (
+        return bool(action) and (action in self._by_action or action in (
             self.search, self.clear_search, self.clear_filters, self.sort_action,
-            "NextPage", "PrevPage", "GoToPage")
+            "NextPage", "PrevPage", self.goto, *self.switch[:2]))
 
     @property
     def default_sort(self) -> str:
@@ -212,6 +235,8 @@ class Catalog:
     # -- results ---------------------------------------------------------------------------------
     def results(self, world: World, s: BrowseState) -> tuple[str, ...]:
         """Ids matching the state's query and filters, in its sort order."""
+        if self.key is not None:
+            return _state_results(self, world, self.key(s))
         return _results(self, world, s.query, s.filters, s.sort or self.default_sort)
 
     def visible(self, world: World, s: BrowseState) -> tuple[str, ...]:
@@ -241,7 +266,18 @@ class Catalog:
         if name in self._by_action:
             facet: Facet = self._by_action[name]
             return s.replace(filters=self._set(s, facet, p, world), page=1)
+        if name in self.switch[:2]:
+            on, f = name == self.switch[0], self._switched(p)
+            require((s.filter(f.name) is not None) != on,
+                    f"{name}: {f.name} is {'already on' if on else 'off'}")
+            return s.replace(filters=self._set(s, f, p, world), page=1)
         return turn_page(s, name, p, self.pages(world, s))
+
+    def _switched(self, p: dict[str, Any]) -> Facet:
+        name = p[self.switch[2]]
+        found = [f for f in self.facets if f.name == name]
+        require(bool(found), f"unknown filter {name!r}")
+        return found[0]
 
     def _set(self, s: BrowseState, f: Facet, p: dict[str, Any], world: World) -> Filters:
         current = s.filter(f.name)
@@ -277,23 +313,28 @@ class Catalog:
     def available(self, s: BrowseState, world: World) -> list[Action]:
         """Listing actions a results surface offers (the search box is the site's to offer)."""
         out: list[Action] = []
-        if s.query:
+        if s.query and self.clear_search:
             out.append(Action(self.clear_search))
         for f in self.facets:
-            if f.kind in ("range", "flag"):
+            if self.switch:
+                on = s.filter(f.name) is not None
+                out.append(Action(self.switch[1] if on else self.switch[0],
+                                  {self.switch[2]: f.name}))
+            elif f.kind in ("range", "flag"):
                 out.append(Action(f.action))
             else:
                 out += [Action(f.action, {f.param_name: o}) for o in f.options_in(world, s)]
         if s.filters:
             out.append(Action(self.clear_filters))
-        out += [Action(self.sort_action, {"order": o.name}) for o in self.sorts]
+        if self.sort_action:
+            out += [Action(self.sort_action, {"order": o.name}) for o in self.sorts]
         pages = self.pages(world, s)
         if s.page > 1:
             out.append(Action("PrevPage"))
         if s.page < pages:
             out.append(Action("NextPage"))
-        if pages > 1:
-            out += [Action("GoToPage", {"page": n}) for n in range(1, pages + 1) if n != s.page]
+        if pages > 1 and self.goto:
+            out += [Action(self.goto, {"page": n}) for n in range(1, pages + 1) if n != s.page]
         return out
 
     def context(self, s: BrowseState, world: World) -> dict[str, Any]:
@@ -324,6 +365,8 @@ class Catalog:
 
     def sort_key(self, world: World, order: str) -> Callable[[str], Any]:
         key, rank, ents = self._sorts[order].key, self.rank, world.entities
+        if not rank:
+            return lambda i: (key(ents[i]), i)
         return lambda i: (key(ents[i]), -ents[i][rank], i)
 
 
@@ -360,6 +403,19 @@ def _results(catalog: Catalog, world: World, query: str, filters: Filters,
            and all(w in _haystack(catalog, world, eid) for w in want)
            and all(f.accepts(e, v) for f, v in checks)]
     return tuple(sorted(out, key=catalog.sort_key(world, sort)))
+
+
+@lru_cache(maxsize=8192)
+def _state_results(catalog: Catalog, world: World, s: BrowseState) -> tuple[str, ...]:
+    """Results of a listing that depends on the state ``s`` (already cut to ``catalog.key``)."""
+    assert catalog.scope is not None and catalog.match is not None
+    terms = tuple(s.query.lower().split())
+    checks = [(catalog.facet(name), value) for name, value in s.filters]
+    out = [i for i in catalog.scope(world, s)
+           if all(i in getattr(s, f.held) if f.held else f.accepts(world.entities[i], v)
+                  for f, v in checks)
+           and (not terms or catalog.match(world, s, i, terms))]
+    return tuple(sorted(out, key=catalog.sort_key(world, s.sort or catalog.default_sort)))
 
 
 @lru_cache(maxsize=1024)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from webmdp.core.model import World
 from webmdp.core.spec import Action
 from webmdp.sites.mail import catalog as C
-from webmdp.sites.mail.listing import pages, visible_ids
+from webmdp.sites.mail.listing import CATALOG, visible_ids
 from webmdp.sites.mail.state import MailState as S
 
 
@@ -20,15 +20,7 @@ def _chrome(s: S) -> list[Action]:
 
 
 def _list(s: S, world: World) -> list[Action]:
-    out: list[Action] = []
-    out += [Action("RemoveFilter" if f in s.filters else "ApplyFilter", {"filter": f})
-            for f in C.FILTERS]
-    if s.filters:
-        out.append(Action("ClearFilters"))
-    if s.page > 1:
-        out.append(Action("PrevPage"))
-    if s.page < pages(world, s):
-        out.append(Action("NextPage"))
+    out = CATALOG.available(s, world)  # quick filters, then paging
     ids = visible_ids(world, s)
     if not set(ids) <= s.selected:
         out.append(Action("SelectAll"))

@@ -1,12 +1,20 @@
-"""Which threads a ThreadList shows: folder / label / search scope, filters, order, paging."""
+"""Which threads a ThreadList shows, declared on the toolkit's :class:`Catalog`: the folder,
+label or search decides the scope, three quick filters narrow it (two of them flags the state
+holds), the newest come first, 20 a page.
+
+Mail's listing depends on the episode, not only on the world: threads move between folders,
+get starred, read and labelled, and the search box understands ``from:``, ``has:``, ``is:`` and
+``label:``. The catalog caches results on :func:`result_key`, the part of the state they read.
+"""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from functools import lru_cache
 
 from webmdp.core.model import World
-from webmdp.sites._common.listing import page_count, page_slice
+from webmdp.sites._common.catalog import Catalog, Facet, Sort
 from webmdp.sites.mail import catalog as C
 from webmdp.sites.mail.state import MailState as S
 
@@ -55,43 +63,29 @@ def _query_ok(world: World, s: S, tid: str, terms: tuple[str, ...]) -> bool:
     return True
 
 
-def _in_scope(s: S, tid: str) -> bool:
-    folder = s.folder_of(tid)
-    if s.query:
-        return folder not in _HIDDEN
-    if s.label:
-        return folder not in _HIDDEN and s.label in s.labels_of(tid)
-    if s.folder == "starred":
-        return tid in s.starred and folder not in _HIDDEN
-    return folder == s.folder
-
-
-@lru_cache(maxsize=8192)
-def _results(world: World, key: S) -> tuple[str, ...]:
-    terms = tuple(key.query.lower().split())
-    out = []
-    for tid in key.ids:
-        if not _in_scope(key, tid):
-            continue
-        if "unread" in key.filters and tid not in key.unread:
-            continue
-        if "starred" in key.filters and tid not in key.starred:
-            continue
-        if "has_attachment" in key.filters and not world.entities[tid]["attachments"]:
-            continue
-        if terms and not _query_ok(world, key, tid, terms):
-            continue
-        out.append(tid)
-    ages = {tid: world.entities[tid]["age"] for tid in out}
-    return tuple(sorted(out, key=lambda i: (ages[i], i)))
+def _in_scope(world: World, s: S) -> Iterator[str]:
+    """A search covers every folder but Trash and Spam; a label, its threads outside them;
+    Starred, the starred threads outside them; a folder, the threads filed there."""
+    for tid in s.ids:
+        folder = s.folder_of(tid)
+        if s.query:
+            keep = folder not in _HIDDEN
+        elif s.label:
+            keep = folder not in _HIDDEN and s.label in s.labels_of(tid)
+        elif s.folder == "starred":
+            keep = tid in s.starred and folder not in _HIDDEN
+        else:
+            keep = folder == s.folder
+        if keep:
+            yield tid
 
 
 def result_key(s: S) -> S:
     """The part of a state the thread list depends on; flags it ignores are blanked so that
     starring or reading a thread does not invalidate the cache when the view cannot change."""
     q = s.query.lower()
-    need_star = s.folder == "starred" or "starred" in s.filters or "is:starred" in q
-    need_read = "unread" in s.filters or "is:unread" in q or "is:read" in q
+    need_star = s.folder == "starred" or s.filter("starred") or "is:starred" in q
+    need_read = s.filter("unread") or "is:unread" in q or "is:read" in q
     need_labels = (bool(s.label) and not s.query) or "label:" in q
     return S(surface="ThreadList", folder="" if s.query or s.label else s.folder,
              label="" if s.query else s.label, query=s.query,
@@ -101,17 +95,33 @@ def result_key(s: S) -> S:
              labels=s.labels if need_labels else ())
 
 
+def _flag(name: str, field: str = "", held: str = "") -> Facet:
+    return Facet(name, C.FILTER_TITLES[name], "flag", "ApplyFilter", "filter_application",
+                 field=field, held=held)
+
+
+CATALOG = Catalog(
+    surface="ThreadList", search_fields=(),
+    facets=(_flag("unread", held="unread"), _flag("starred", held="starred"),
+            _flag("has_attachment", field="attachments")),
+    sorts=(Sort("newest", "Newest", lambda e: e["age"]),), page_size=C.PAGE_SIZE, rank="",
+    search="", clear_search="", clear_skill="filter_application", sort_action="", goto="",
+    switch=("ApplyFilter", "RemoveFilter", "filter"),
+    scope=_in_scope, match=_query_ok, key=result_key,
+)
+
+
 def results(world: World, s: S) -> tuple[str, ...]:
     """Thread ids the current list view holds, newest first (all pages)."""
-    return _results(world, result_key(s))
+    return CATALOG.results(world, s)
 
 
 def visible_ids(world: World, s: S) -> tuple[str, ...]:
-    return tuple(page_slice(results(world, s), s.page, C.PAGE_SIZE))
+    return CATALOG.visible(world, s)
 
 
 def pages(world: World, s: S) -> int:
-    return page_count(len(results(world, s)), C.PAGE_SIZE)
+    return CATALOG.pages(world, s)
 
 
 @lru_cache(maxsize=4096)

@@ -11,7 +11,7 @@ from webmdp.errors import require
 from webmdp.sites._common.handlers import Handler, Params, dispatch, listed, step
 from webmdp.sites.mail import catalog as C
 from webmdp.sites.mail.compose import COMPOSE_HANDLERS, MODAL_ACTIONS
-from webmdp.sites.mail.listing import pages, visible_ids
+from webmdp.sites.mail.listing import CATALOG, pages, visible_ids
 from webmdp.sites.mail.state import MailState as S
 
 LIST, VIEW, COMPOSE = "ThreadList", "ThreadView", "ComposeModal"
@@ -63,25 +63,6 @@ def _search(s: S, p: Params, w: World) -> S:
     q = " ".join(str(p["query"]).split())
     require(bool(q), "SearchEmails: empty query")
     return s.replace(**_NEW_VIEW, query=q, label="")
-
-
-def _apply_filter(s: S, p: Params, w: World) -> S:
-    require(s.surface == LIST, "ApplyFilter: only on the thread list")
-    require(p["filter"] not in s.filters, f"ApplyFilter: {p['filter']} is already on")
-    return s.replace(**_NEW_VIEW, filters=tuple(sorted((*s.filters, p["filter"]))))
-
-
-def _remove_filter(s: S, p: Params, w: World) -> S:
-    require(s.surface == LIST and p["filter"] in s.filters, f"RemoveFilter: {p['filter']} is off")
-    return s.replace(**_NEW_VIEW, filters=tuple(f for f in s.filters if f != p["filter"]))
-
-
-def _page(step: int) -> Handler[S]:
-    def go(s: S, p: Params, w: World) -> S:
-        require(s.surface == LIST, "paging: only on the thread list")
-        require(1 <= s.page + step <= pages(w, s), "no such page")
-        return s.replace(page=s.page + step, selected=frozenset())
-    return go
 
 
 # -- thread inspection ------------------------------------------------------------------------
@@ -196,10 +177,7 @@ HANDLERS: dict[str, Handler[S]] = {
     "SwitchFolder": _switch_folder, "OpenLabel": _open_label, "SearchEmails": _search,
     "ClearSearch": step(lambda s: bool(s.query), "ClearSearch: no active search", **_NEW_VIEW,
                         query=""),
-    "ApplyFilter": _apply_filter, "RemoveFilter": _remove_filter,
-    "ClearFilters": step(lambda s: s.surface == LIST and bool(s.filters),
-                         "ClearFilters: no filter is active", **_NEW_VIEW, filters=()),
-    "NextPage": _page(1), "PrevPage": _page(-1), "OpenThread": _open,
+    "OpenThread": _open,
     "CloseThread": step(VIEW, "CloseThread: no thread is open", **_LISTED),
     "ExpandMessage": _expand, "CollapseMessage": _collapse, "ExpandAll": _expand_all,
     "CollapseAll": _collapse_all, "MarkRead": _read(True), "MarkUnread": _read(False),
@@ -220,7 +198,13 @@ def transition(s: S, a: Action, world: World) -> S:
     """``T(s, a)``: dispatch on the action name; the compose window blocks everything else."""
     if s.surface == COMPOSE:
         require(a.name in MODAL_ACTIONS, f"{a.name}: finish or discard the open draft first")
-    new = dispatch(HANDLERS, s, a, world)
+    if CATALOG.handles(a.name):  # quick filters (a fresh list) and paging (a fresh selection)
+        require(s.surface == LIST, f"{a.name}: only on the thread list")
+        new = CATALOG.transition(s, a, world)
+        paged = a.name in ("NextPage", "PrevPage")
+        new = new.replace(selected=frozenset()) if paged else new.replace(**_NEW_VIEW)
+    else:
+        new = dispatch(HANDLERS, s, a, world)
     if s.notice and new.notice == s.notice:
         new = new.replace(notice="")
     if new.surface == LIST and new.page > 1:  # the list may have shrunk under the page

@@ -9,7 +9,7 @@ from webmdp.core.spec import SurfaceKind
 from webmdp.sites._common.handlers import observation, surfaces
 from webmdp.sites.mail import catalog as C
 from webmdp.sites.mail.compose import behind
-from webmdp.sites.mail.listing import folder_counts, pages, results, visible_ids
+from webmdp.sites.mail.listing import CATALOG, folder_counts, pages, results, visible_ids
 from webmdp.sites.mail.state import MailState as S
 from webmdp.sites.mail.world import CARD_FIELDS, DETAIL_FIELDS
 
@@ -64,15 +64,15 @@ def _chrome(world: World, s: S) -> dict[str, Any]:
     return {"folder": s.folder, "label": s.label, "query": s.query, "title": _title(s),
             "counts": folder_counts(world, s), "notice": s.notice,
             "user_name": C.USER_NAME, "user_email": C.USER_EMAIL,
-            "_folders": list(C.FOLDER_TITLES.items()), "_labels": C.LABEL_COLORS,
-            "_filters": list(C.FILTER_TITLES.items())}
+            "_folders": list(C.FOLDER_TITLES.items()), "_labels": C.LABEL_COLORS}
 
 
 def _list_context(world: World, s: S) -> dict[str, Any]:
     total = len(results(world, s))
     first = (s.page - 1) * C.PAGE_SIZE + 1 if total else 0
     ids = visible_ids(world, s)
-    ctx = {"filters": list(s.filters), "page": s.page, "pages": pages(world, s),
+    ctx = {"facets": CATALOG.context(s, world)["facets"], "filters_active": bool(s.filters),
+           "page": s.page, "pages": pages(world, s),
            "total": total, "first": first, "last": first + len(ids) - 1 if total else 0,
            "selected": sorted(s.selected),
            "all_selected": bool(ids) and set(ids) <= s.selected}

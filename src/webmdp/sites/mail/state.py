@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from webmdp.core.model import State
+from webmdp.sites._common.catalog import BrowseState
 
 
 class SentMail(NamedTuple):
@@ -20,8 +20,9 @@ class SentMail(NamedTuple):
 
 
 @dataclass(frozen=True)
-class MailState(State):
-    """Surface ThreadList / ThreadView / ComposeModal; ``focus`` is the open thread.
+class MailState(BrowseState):
+    """Surface ThreadList / ThreadView / ComposeModal; ``focus`` is the open thread. The search,
+    quick filters and page are the listing's (``listing.CATALOG``).
 
     Per-thread data lives in frozensets and sorted tuples so states stay hashable and cheap to
     copy: a thread's folder is the first of trash / spam / archive / sent holding it, else inbox.
@@ -29,9 +30,6 @@ class MailState(State):
 
     folder: str = "inbox"
     label: str = ""
-    query: str = ""
-    filters: tuple[str, ...] = ()
-    page: int = 1
     expanded: tuple[int, ...] = ()
     selected: frozenset[str] = frozenset()
     ids: tuple[str, ...] = ()

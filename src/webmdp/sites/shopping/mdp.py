@@ -10,7 +10,7 @@ from webmdp.errors import InvalidAction, require
 from webmdp.sites._common.handlers import listed, observation, surfaces, views
 from webmdp.sites.shopping import catalog as C
 from webmdp.sites.shopping.available import available_actions
-from webmdp.sites.shopping.listing import CATALOG, brand_facet, visible_ids
+from webmdp.sites.shopping.listing import CATALOG, visible_ids
 from webmdp.sites.shopping.state import CartLine
 from webmdp.sites.shopping.state import ShoppingState as S
 from webmdp.sites.shopping.world import CARD_FIELDS, DETAIL_FIELDS
@@ -121,13 +121,9 @@ def observe(s: S, world: World) -> Observation:
     elif s.surface == "SearchResults":
         entities = views(world, visible_ids(world, s), CARD_FIELDS)
         lo, hi = s.filter("price") or (None, None)
-        dept = s.filter("department") or ""
-        ctx.update(
-            CATALOG.context(s, world), department=dept, category=s.filter("category") or "",
-            brands=list(s.filter("brand") or ()), price_min=lo, price_max=hi,
-            min_rating=s.filter("rating") or "", prime_only=bool(s.filter("prime")),
-            departments=list(C.DEPARTMENTS), categories=list(C.DEPARTMENTS.get(dept, ())),
-            brand_facet=list(brand_facet(world, s)))
+        ctx.update(CATALOG.context(s, world), department=s.filter("department") or "",
+                   category=s.filter("category") or "", price_min=lo, price_max=hi,
+                   min_rating=s.filter("rating") or "", prime_only=bool(s.filter("prime")))
     elif s.surface == "ProductDetail" and s.focus:
         fields = CARD_FIELDS + (DETAIL_FIELDS if s.reviews_open else _DETAIL_NO_REVIEWS)
         entities = views(world, (s.focus,), fields)
