@@ -5,11 +5,11 @@ A :class:`FindTemplate` subclass says only what is its own:
 
 * ``pins(rng, k)``: the pinned entities (target, ``k`` hard negatives, decoys) and the params;
 * ``sentence``: the instruction, a format string over the params and the site's ``words(p)``;
-* ``world(rng, pinned, p)``: the world spec;
+* ``world(rng, pinned, p)`` (or the world's size ``total``): the world spec;
 * ``keys`` (the params every entity of the group shares, also the first card fields), ``card``,
   ``detail``, ``accepts(e, p)`` and ``best_by``: which entities satisfy the instruction;
 * ``narrow`` and ``order`` (or ``reach(p, world)``): the E.3 stage-1 prefix;
-* ``commit(d, world)``: what follows the target's opening; ``verifier(d, world)``.
+* ``steps`` (or ``commit(d, world)``): what follows the target's opening; ``verifier(d, world)``.
 
 The base class draws the draft, computes ``matches`` and builds the oracle: the prefix, the
 hard negatives ranked above the target (all of them for a comparison), the target, the commit.
@@ -20,18 +20,44 @@ from __future__ import annotations
 
 import random
 from abc import abstractmethod
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
 from webmdp.core.model import Entity, World, WorldSpec
 from webmdp.core.site import Site
 from webmdp.core.spec import Action, VisibilitySpec
 from webmdp.sites._common.catalog import entities_where
-from webmdp.sites._common.templates import Params, Worded
+from webmdp.sites._common.templates import Params, Worded, split
+from webmdp.sites._common.worldgen import pin_group
 from webmdp.tasks.oracle import reach_and_explore
 from webmdp.tasks.template import Draft
 
 Pins = tuple[tuple[Entity, ...], Params]
+
+
+class Step:
+    """One action of a declared commit, each parameter taken from the task's param of the same
+    name (``same``) or of the name given (``named``): ``Step("PlaceOrder", "tip")``,
+    ``Step("UnsaveHome", property_id=Step.TARGET)``."""
+
+    TARGET = "target"
+    """The source that is the target's id, not a task param."""
+
+    def __init__(self, name: str, *same: str, **named: str) -> None:
+        self.name = name
+        self.sources = {**{k: k for k in same}, **named}
+
+    def action(self, d: Draft) -> Action:
+        return Action(self.name, {k: d.target if v == self.TARGET else d.params[v]
+                                  for k, v in self.sources.items()})
+
+
+Steps = tuple[Action | Step, ...]
+
+
+def perform(steps: Steps, d: Draft) -> list[Action]:
+    """The actions of declared steps for one draft."""
+    return [s.action(d) if isinstance(s, Step) else s for s in steps]
 
 
 class FindTemplate(Worded):
@@ -52,14 +78,18 @@ class FindTemplate(Worded):
     by: ClassVar[Mapping[str, Callable[[Params], Action]]] = {}
     order: ClassVar[str] = ""
     """The sort order picked after them."""
+    total: ClassVar[int] = 0
+    steps: ClassVar[Steps] = ()
+    """The commit, when it is fixed actions and steps over the params and the target."""
 
     @abstractmethod
     def pins(self, rng: random.Random, k: int) -> Pins:
         """The pinned entities and the task's params."""
 
-    @abstractmethod
     def world(self, rng: random.Random, pinned: tuple[Entity, ...], p: Params) -> WorldSpec:
-        """The world spec around the pinned entities."""
+        """The world spec around the pinned entities: by default ``total`` entities, fillers
+        outside the group."""
+        return spec(pinned, self.total, {k: p[k] for k in self.keys})
 
     def draft(self, site: Site, rng: random.Random, hard_negatives: int) -> Draft:
         pinned, p = self.pins(rng, hard_negatives)
@@ -86,9 +116,9 @@ class FindTemplate(Worded):
                                  open_action=self.open, back=self.back, entity_param=self.param,
                                  inspect=self.inspect, all_negatives=self.all_negatives)
 
-    @abstractmethod
     def commit(self, d: Draft, world: World) -> list[Action]:
         """The actions after the target is open."""
+        return perform(self.steps, d)
 
     def oracle(self, d: Draft, world: World, site: Site) -> list[Action]:
         return [*self.explore(d, world, site), *self.commit(d, world)]
@@ -106,6 +136,13 @@ def filler(base: Entity, **extra: Any) -> Entity:
 def spec(pinned: tuple[Entity, ...], total: int, *avoid: Entity) -> WorldSpec:
     """``total`` entities: the pinned ones and fillers that differ from every ``avoid``."""
     return WorldSpec(pinned, total - len(pinned), avoid=avoid)
+
+
+def pin_split(rng: random.Random, base: Entity, field: str, values: Sequence[Any]
+              ) -> tuple[Entity, ...]:
+    """The target (the first of ``values`` in ``field``) and a hard negative per other value,
+    all sharing ``base``."""
+    return pin_group(rng, base, *split(field, values))
 
 
 def distinct(rng: random.Random, pool: range, k: int, *, highest: bool) -> list[int]:

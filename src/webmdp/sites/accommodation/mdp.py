@@ -41,12 +41,9 @@ def transition(s: S, a: Action, world: World) -> S:
     if surf == "Checkout":
         require(name in ("ConfirmBooking", "CancelCheckout"),
                 f"{name}: confirm and pay, or cancel the checkout first")
-    if name == C.CATALOG.search:
-        return C.CATALOG.transition(s, a, world).replace(surface="SearchResults", focus=None,
-                                                      amenities_open=False)
-    if C.CATALOG.handles(name):
-        require(surf == "SearchResults", f"{name}: only on search results")
-        return C.CATALOG.transition(s, a, world)
+    listed = H.catalog_action(C.CATALOG, s, a, world, "search results", amenities_open=False)
+    if listed is not None:
+        return listed
     if name == "ViewListing":
         lid = p["listing_id"]
         require(lid in _listable(s, world), f"ViewListing: {lid} is not on this page")

@@ -12,7 +12,7 @@ from typing import Any, ClassVar
 
 from webmdp.core.model import Entity, World, WorldSpec
 from webmdp.core.spec import Action
-from webmdp.sites._common.tasklib import FindTemplate, Params, Pins, filler, spec
+from webmdp.sites._common.tasklib import FindTemplate, Params, Pins, Step, filler, spec
 from webmdp.sites._common.worldgen import others, pin_group
 from webmdp.sites.accommodation import catalog as C
 from webmdp.tasks.model import Condition
@@ -23,6 +23,9 @@ EXPAND = Action("ShowAllAmenities")
 MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August",
           "September", "October", "November", "December")
 FLEX = {p: i for i, p in enumerate(C.CANCELLATION_POLICIES)}
+STAY = ("check_in", "check_out", "guests")
+"""The booking form's fields, params of every booking template."""
+BOOK = Step("BookListing", *STAY)
 
 
 def stay(rng: Random, n: int | None = None) -> dict[str, Any]:
@@ -39,6 +42,11 @@ def booking(rng: Random, guests: int, n: int | None = None, **where: Any) -> Par
     return {**stay(rng, n), "guests": guests, **where}
 
 
+def stayed(d: Draft) -> Params:
+    """The stay a commit records: the target listing and the booking form's fields."""
+    return {"listing": d.target, **{k: d.params[k] for k in STAY}}
+
+
 def sleeps(rng: Random, guests: int) -> Entity:
     """Beds and capacity for a listing that hosts ``guests``."""
     beds = max(1, -(-guests // 2)) + rng.randint(0, 1)
@@ -52,11 +60,6 @@ def where(rng: Random) -> tuple[str, str]:
 def base(p: Params, **extra: Any) -> Entity:
     """What a group's listings share: the city, the type and a one-night minimum stay."""
     return {"city": p["city"], "property_type": p["property_type"], "min_nights": 1, **extra}
-
-
-def book(p: Params, then: str = "ConfirmBooking") -> list[Action]:
-    return [Action("BookListing", {"check_in": p["check_in"], "check_out": p["check_out"],
-                                   "guests": p["guests"]}), Action(then)]
 
 
 class ListingTemplate(FindTemplate):
@@ -80,9 +83,10 @@ class ListingTemplate(FindTemplate):
                 "plural": "s" if p.get("beds", 0) > 1 else ""}
 
     def world(self, rng: Random, pinned: tuple[Entity, ...], p: Params) -> WorldSpec:
+        """A group of one type has three listings of other types in its city."""
+        types = [t for t in C.PROPERTY_TYPES if t != p.get("property_type")]
         decoys = tuple({"city": p["city"], "property_type": t, "role": "filler"}
-                       for t in rng.sample([t for t in C.PROPERTY_TYPES
-                                            if t != p["property_type"]], 3))
+                       for t in rng.sample(types, 3)) if "property_type" in self.keys else ()
         return spec((*pinned, *decoys), C.N_LISTINGS, {"city": p["city"]})
 
 
@@ -90,15 +94,11 @@ class BookingTemplate(ListingTemplate):
     """A template whose commit is a confirmed booking checked parameter by parameter."""
 
     commit_action = "ConfirmBooking"
-
-    def commit(self, d: Draft, world: World) -> list[Action]:
-        return book(d.params)
+    steps = (BOOK, Action("ConfirmBooking"))
 
     def verifier(self, d: Draft, world: World) -> list[Condition]:
         """Every parameter of the booking commit, and no hard negative booked."""
-        p = d.params
-        expected = {"listing": d.target, "check_in": p["check_in"], "check_out": p["check_out"],
-                    "guests": p["guests"], "status": "confirmed"}
+        expected = {**stayed(d), "status": "confirmed"}
         return [*commit_conditions("booking", expected, "the booking's"),
                 *membership(d, "booked.listings", "booked")[1:]]
 
@@ -354,9 +354,6 @@ class PetsForGroupBook(BookingTemplate):
                        price_per_night=price - rng.randint(20, 90)),
                 filler(group, need=pets, price_per_night=price + rng.randint(10, 90))), p
 
-    def world(self, rng: Random, pinned: tuple[Entity, ...], p: Params) -> WorldSpec:
-        return spec(pinned, C.N_LISTINGS, {"city": p["city"]})
-
     def accepts(self, e: Entity, p: Params) -> bool:
         return e["max_guests"] >= p["guests"] and "Pets allowed" in e["amenities"]
 
@@ -367,7 +364,7 @@ class AbandonCheckout(ListingTemplate):
     name = "abandon_checkout"
     description = "Open the checkout of the cheapest Superhost listing, then cancel it"
     order = "price_asc"
-    commit_action = "CancelCheckout"
+    commit_action, steps = "CancelCheckout", (BOOK, Action("CancelCheckout"))
     card, detail, best_by = ("price_per_night",), ("superhost",), "price_per_night"
     sentence = ("Start booking the cheapest {label} in {city} hosted by a Superhost {for_guests}, "
                 "look at the total on the Confirm and pay page, then cancel the checkout without "
@@ -384,14 +381,8 @@ class AbandonCheckout(ListingTemplate):
     def accepts(self, e: Entity, p: Params) -> bool:
         return bool(e["superhost"])
 
-    def commit(self, d: Draft, world: World) -> list[Action]:
-        return book(d.params, then="CancelCheckout")
-
     def verifier(self, d: Draft, world: World) -> list[Condition]:
-        p = d.params
-        expected = {"listing": d.target, "check_in": p["check_in"],
-                    "check_out": p["check_out"], "guests": p["guests"]}
-        return [*commit_conditions("abandoned", expected, "the abandoned checkout's"),
+        return [*commit_conditions("abandoned", stayed(d), "the abandoned checkout's"),
                 *membership(d, "checkout.abandoned", "a checkout left")[1:],
                 Condition(fact="booked.listings", op="not_contains", value=d.target,
                           description=f"{d.target} was not booked")]
@@ -421,9 +412,6 @@ class CancelTrip(ListingTemplate):
         away = [c for c in C.CITIES if c != city]
         return (*pinned, *({"city": c, "role": "companion", "trip": _trip(rng)}
                            for c in rng.sample(away, 2))), {"city": city, "host": host}
-
-    def world(self, rng: Random, pinned: tuple[Entity, ...], p: Params) -> WorldSpec:
-        return spec(pinned, C.N_LISTINGS, {"city": p["city"]})
 
     def group(self, d: Draft, world: World) -> list[Entity]:
         booked = [r["listing"] for r in world.meta["reservations"]]

@@ -73,18 +73,10 @@ def new_slot(rng: random.Random, today: str, duration: int,
     return d, s, s + duration
 
 
-def when(d: str, start: int, end: int) -> str:
-    return (f"{clock.long_day(d)}, {clock.clock(clock.hhmm(start))} to "
-            f"{clock.clock(clock.hhmm(end))}")
-
-
-def save(title: str, d: str, start: int, end: int, guests: list[str]) -> Action:
+def save(event: dict[str, Any], guests: list[str]) -> Action:
     """The editor's Save with every field the form submits (a blank guests box sends none)."""
-    params: dict[str, Any] = {"title": title, "date": d, "start": clock.hhmm(start),
-                              "end": clock.hhmm(end)}
-    if guests:
-        params["attendees"] = ", ".join(guests)
-    return Action("SaveEvent", params)
+    params = {k: event[k] for k in ("title", "date", "start", "end")}
+    return Action("SaveEvent", {**params, "attendees": ", ".join(guests)} if guests else params)
 
 
 class EventTemplate(PinnedTemplate):
@@ -229,6 +221,8 @@ class SaveTemplate(EventTemplate):
     """Same-titled events told apart by a detail field; the editor's Save commits."""
 
     commit_action = "SaveEvent"
+    opens: tuple[Action, ...] = (Action("CloseEvent"), Action("CreateEvent"))
+    """How the editor is opened from the target's card."""
 
     def expected(self, d: Draft, world: World) -> dict[str, Any]:
         """The saved event's fields: title, date, start, end, guests (sorted)."""
@@ -236,16 +230,14 @@ class SaveTemplate(EventTemplate):
 
     def words(self, p: dict[str, Any]) -> dict[str, Any]:
         """``{span}``: the new event's day and times."""
-        return {**p, "span": when(p["date"], clock.minutes(p["start"]), clock.minutes(p["end"]))}
+        span = f"{clock.clock(p['start'])} to {clock.clock(p['end'])}"
+        return {**p, "span": f"{clock.long_day(p['date'])}, {span}"}
 
     def commit(self, d: Draft, world: World) -> list[Action]:
-        e = self.expected(d, world)
-        guests = self.form_guests(d, world)
-        return [Action("CloseEvent"), Action("CreateEvent"),
-                save(e["title"], e["date"], clock.minutes(e["start"]),
-                     clock.minutes(e["end"]), guests)]
+        return [*self.opens, save(self.expected(d, world), self.form_guests(d, world))]
 
     def form_guests(self, d: Draft, world: World) -> list[str]:
+        """The guests typed into the form, in the order typed."""
         return list(self.expected(d, world)["attendees"])
 
     def verifier(self, d: Draft, world: World) -> list[Condition]:
@@ -259,7 +251,7 @@ class RescheduleByGuest(SaveTemplate):
 
     name = "reschedule_by_guest"
     description = "Find the same-titled meeting a person is invited to and move it"
-    detail = ("attendees",)
+    detail, opens = ("attendees",), (Action("EditEvent"),)
     sentence = ("Move the '{title}' meeting that {guest} is invited to, so that it takes place "
                 "on {span}.")
 
@@ -284,11 +276,8 @@ class RescheduleByGuest(SaveTemplate):
         return {"title": p["title"], "date": p["date"], "start": p["start"], "end": p["end"],
                 "attendees": sorted(world.entities[d.target]["attendees"])}
 
-    def commit(self, d: Draft, world: World) -> list[Action]:
-        e = self.expected(d, world)
-        return [Action("EditEvent"),
-                save(e["title"], e["date"], clock.minutes(e["start"]), clock.minutes(e["end"]),
-                     list(world.entities[d.target]["attendees"]))]
+    def form_guests(self, d: Draft, world: World) -> list[str]:
+        return list(world.entities[d.target]["attendees"])
 
     def verifier(self, d: Draft, world: World) -> list[Condition]:
         moved = commit_conditions(f"event.{d.target}", {**self.expected(d, world),

@@ -45,12 +45,10 @@ def home(s: FoodState) -> FoodState:
 
 def transition(s: FoodState, a: Action, world: World) -> FoodState:
     name, surf = a.name, s.surface
-    if name == V.CATALOG.search:
-        require(surf in HEADER_SURFACES, "Search: no search box here")
-        return V.CATALOG.transition(s.replace(**_LIST), a, world)
-    if V.CATALOG.handles(name):
-        require(surf == "RestaurantList", f"{name}: only on the restaurant list")
-        return V.CATALOG.transition(s, a, world)
+    require(name != V.CATALOG.search or surf in HEADER_SURFACES, "Search: no search box here")
+    listed = H.catalog_action(V.CATALOG, s, a, world, "the restaurant list", store="", picks=())
+    if listed is not None:
+        return listed
     if name == "GoHome":
         require(surf != "MenuItemDetail", "GoHome: close the item first")
         return home(s)

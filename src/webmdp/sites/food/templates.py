@@ -13,7 +13,9 @@ from typing import Any, ClassVar
 
 from webmdp.core.model import Entity, World, WorldSpec
 from webmdp.core.spec import Action
-from webmdp.sites._common.tasklib import FindTemplate, Params, Pins, distinct
+from webmdp.sites._common.catalog import entities_where
+from webmdp.sites._common.tasklib import FindTemplate, Pins, Step, Steps, distinct, perform
+from webmdp.sites._common.templates import Params
 from webmdp.sites._common.worldgen import others, pin_group
 from webmdp.sites.food import vocab as V
 from webmdp.sites.food.world import N_RESTAURANTS, dietary_for, restaurant_name
@@ -22,6 +24,8 @@ from webmdp.tasks.template import Draft, TaskTemplate
 from webmdp.tasks.verifier import commit_conditions, membership
 
 ADD_ONE = Action("AddToCart", {"quantity": 1})
+CHECKOUT = (Action("OpenCart"), Action("ProceedToCheckout"))
+DELIVER = (*CHECKOUT, Step("PlaceOrder", "address", "tip"))
 Restaurants = tuple[Entity, list[Entity], tuple[Entity, ...], Params]
 
 
@@ -30,23 +34,9 @@ def spec(pinned: tuple[Entity, ...], avoid: tuple[Entity, ...]) -> WorldSpec:
     return WorldSpec(pinned, N_RESTAURANTS - restaurants, avoid)
 
 
-def restaurant_id(world: World, name: str) -> str:
-    return next(e["id"] for e in world.entities.values()
-                if e["id"].startswith("RST") and e["name"] == name)
-
-
-def item_of(world: World, rid: str, dish: str) -> str:
-    return next(e["id"] for e in world.entities.values()
-                if e.get("restaurant_id") == rid and e["name"] == dish)
-
-
-def checkout(address: str | None, tip: str, *, pickup_at: str = "") -> list[Action]:
-    steps = [Action("OpenCart"), Action("ProceedToCheckout")]
-    if pickup_at:
-        steps += [Action("SetFulfillment", {"mode": "pickup"}),
-                  Action("SetDeliveryTime", {"slot": pickup_at})]
-    params = {"tip": tip} if address is None else {"address": address, "tip": tip}
-    return [*steps, Action("PlaceOrder", params)]
+def find(world: World, **fields: Any) -> str:
+    """The first entity with these field values (restaurants come before items)."""
+    return str(entities_where(world, **fields)[0]["id"])
 
 
 class RestaurantTemplate(FindTemplate):
@@ -86,10 +76,11 @@ class RestaurantTemplate(FindTemplate):
         return [e for e in super().group(d, world) if e["id"].startswith("RST")]
 
     def commit(self, d: Draft, world: World) -> list[Action]:
-        return [Action("QuickAdd", {"item_id": item_of(world, d.target, d.params["dish"])})]
+        dish = find(world, restaurant_id=d.target, name=d.params["dish"])
+        return [Action("QuickAdd", {"item_id": dish})]
 
     def verifier(self, d: Draft, world: World) -> list[Condition]:
-        dish = item_of(world, d.target, d.params["dish"])
+        dish = find(world, restaurant_id=d.target, name=d.params["dish"])
         return [*membership(d, "cart.restaurants", "ordered from"),
                 Condition(fact="cart.items", op="contains", value=dish,
                           description=f"{d.params['dish']} ({dish}) is in the cart")]
@@ -239,6 +230,7 @@ class ItemTemplate(FindTemplate):
     """Dishes the section must offer beyond the target and its hard negatives (decoys)."""
     before: tuple[Action, ...] = ()
     """List filters applied before the host restaurant is opened."""
+    steps: ClassVar[Steps] = (ADD_ONE,)
 
     def dishes(self, rng: Random, cuisine: str, section: str, names: list[str], k: int) -> Pins:
         """The pinned dishes (``names`` drawn from the section) and the template's params."""
@@ -268,7 +260,7 @@ class ItemTemplate(FindTemplate):
                              {"kind": "item", "restaurant_key": "host", "section": p["section"]}))
 
     def group(self, d: Draft, world: World) -> list[Entity]:
-        rid = restaurant_id(world, d.params["restaurant"])
+        rid = find(world, name=d.params["restaurant"])
         return [e for e in world.entities.values()
                 if e.get("restaurant_id") == rid and e["section"] == d.params["section"]]
 
@@ -276,10 +268,7 @@ class ItemTemplate(FindTemplate):
         """Search the host by name and open it."""
         name = p["restaurant"]
         return [Action("Search", {"query": name}), *self.before,
-                Action("OpenRestaurant", {"restaurant_id": restaurant_id(world, name)})]
-
-    def commit(self, d: Draft, world: World) -> list[Action]:
-        return [ADD_ONE]
+                Action("OpenRestaurant", {"restaurant_id": find(world, name=name)})]
 
     def verifier(self, d: Draft, world: World) -> list[Condition]:
         return membership(d, "cart.items", "in the cart")
@@ -480,7 +469,8 @@ class AddTwoRemoveOne(WithoutAllergen):
         return (*pinned, side), {**params, "extra": extra}
 
     def extra(self, d: Draft, world: World) -> str:
-        return item_of(world, restaurant_id(world, d.params["restaurant"]), d.params["extra"])
+        rid = find(world, name=d.params["restaurant"])
+        return find(world, restaurant_id=rid, name=d.params["extra"])
 
     def commit(self, d: Draft, world: World) -> list[Action]:
         extra = self.extra(d, world)
@@ -500,15 +490,12 @@ class ChangeQuantity(GlutenFree):
     name = "cart_change_quantity"
     description = "Add the gluten-free dish, then set its quantity in the cart"
     commit_action = "UpdateQuantity"
+    steps = (ADD_ONE, CHECKOUT[0], Step("UpdateQuantity", item_id=Step.TARGET, quantity="quantity"))
     sentence = ("From '{restaurant}', add the gluten-free {what} to your cart, then change its "
                 "quantity to {quantity} in the cart.")
 
     def more(self, rng: Random) -> Params:
         return {"quantity": rng.randint(2, 5)}
-
-    def commit(self, d: Draft, world: World) -> list[Action]:
-        return [ADD_ONE, Action("OpenCart"), Action("UpdateQuantity", {
-            "item_id": d.target, "quantity": d.params["quantity"]})]
 
     def verifier(self, d: Draft, world: World) -> list[Condition]:
         return [*super().verifier(d, world),
@@ -520,15 +507,12 @@ class DeliverWithTip(WithoutAllergen):
 
     name = "checkout_delivery_tip"
     description = "Order a dish without an allergen for delivery to an address with a tip"
-    commit_action = "PlaceOrder"
+    commit_action, steps = "PlaceOrder", (ADD_ONE, *DELIVER)
     sentence = ("From '{restaurant}', order a {what} that contains no {allergen} for delivery to "
                 "{address}, with a {tip} tip.")
 
     def more(self, rng: Random) -> Params:
         return delivery(rng)
-
-    def commit(self, d: Draft, world: World) -> list[Action]:
-        return [ADD_ONE, *checkout(d.params["address"], d.params["tip"])]
 
     def verifier(self, d: Draft, world: World) -> list[Condition]:
         p = d.params
@@ -542,14 +526,13 @@ class ScheduledPickup(LowestCalorie):
     name = "scheduled_pickup"
     description = "Order the lightest dish of a section for pickup at a given time"
     commit_action = "PlaceOrder"
+    steps = (ADD_ONE, *CHECKOUT, Action("SetFulfillment", {"mode": "pickup"}),
+             Step("SetDeliveryTime", slot="time"), Step("PlaceOrder", "tip"))
     sentence = ("From '{restaurant}', order the {what} with the fewest calories for pickup at "
                 "{time}, leaving a {tip} tip.")
 
     def more(self, rng: Random) -> Params:
         return {"time": rng.choice(V.DELIVERY_TIMES[1:]), "tip": rng.choice(V.TIPS[1:])}
-
-    def commit(self, d: Draft, world: World) -> list[Action]:
-        return [ADD_ONE, *checkout(None, d.params["tip"], pickup_at=d.params["time"])]
 
     def verifier(self, d: Draft, world: World) -> list[Condition]:
         return ordered(d, fulfillment="pickup", time=d.params["time"], tip=d.params["tip"])
@@ -567,7 +550,7 @@ class CustomizeAndCheckout(Customize):
         return delivery(rng)
 
     def commit(self, d: Draft, world: World) -> list[Action]:
-        return [*super().commit(d, world), *checkout(d.params["address"], d.params["tip"])]
+        return [*super().commit(d, world), *perform(DELIVER, d)]
 
     def verifier(self, d: Draft, world: World) -> list[Condition]:
         p = d.params

@@ -10,16 +10,10 @@ from __future__ import annotations
 from random import Random
 from typing import Any, ClassVar
 
-from webmdp.core.model import Entity, World, WorldSpec
+from webmdp.core.model import Entity, World
 from webmdp.core.spec import Action
-from webmdp.sites._common.tasklib import (
-    FindTemplate,
-    Params,
-    Pins,
-    distinct,
-    filler,
-    spec,
-)
+from webmdp.sites._common.tasklib import FindTemplate, Pins, Step, distinct, filler, pin_split
+from webmdp.sites._common.templates import Params
 from webmdp.sites._common.worldgen import others, pin_group
 from webmdp.sites.housing import vocab as V
 from webmdp.tasks.model import Condition
@@ -71,7 +65,7 @@ def tour_details(rng: Random) -> dict[str, str]:
 class HomeTemplate(FindTemplate):
     """A group of homes on the search results; fillers never fall into the group."""
 
-    keys = GROUP_FIELDS
+    keys, total = GROUP_FIELDS, V.N_PROPERTIES
     open, back, param = Action("OpenProperty"), Action("BackToResults"), "property_id"
     narrow: ClassVar[tuple[str, ...]] = ("city", "listing_type", "home_type", "beds")
     by = {"city": lambda p: Action("Search", {"query": p["city"]}),
@@ -83,15 +77,11 @@ class HomeTemplate(FindTemplate):
     def words(self, p: Params) -> Params:
         return {**p, "group": describe(p), "groups": describe(p, plural=True)}
 
-    def world(self, rng: Random, pinned: tuple[Entity, ...], p: Params) -> WorldSpec:
-        return spec(pinned, V.N_PROPERTIES, {k: p[k] for k in GROUP_FIELDS})
 
 
 class SaveTemplate(HomeTemplate):
     commit_action = "SaveHome"
-
-    def commit(self, d: Draft, world: World) -> list[Action]:
-        return [Action("SaveHome", {"property_id": d.target})]
+    steps = (Step("SaveHome", property_id=Step.TARGET),)
 
     def verifier(self, d: Draft, world: World) -> list[Condition]:
         return membership(d, "saved", "saved")
@@ -99,14 +89,11 @@ class SaveTemplate(HomeTemplate):
 
 class TourTemplate(HomeTemplate):
     commit_action = "SubmitTourRequest"
+    steps = (Action("RequestTour"), Step("SubmitTourRequest", *TOUR_KEYS))
 
     def words(self, p: Params) -> Params:
         return {**super().words(p), "tour": f"for {p['date']} at {p['time']}, as {p['name']} "
                                             f"(phone {p['phone']})"}
-
-    def commit(self, d: Draft, world: World) -> list[Action]:
-        return [Action("RequestTour"),
-                Action("SubmitTourRequest", {k: d.params[k] for k in TOUR_KEYS})]
 
     def verifier(self, d: Draft, world: World) -> list[Condition]:
         want = {"property": d.target, **{k: d.params[k] for k in TOUR_KEYS}}
@@ -115,6 +102,7 @@ class TourTemplate(HomeTemplate):
 
 class ContactTemplate(HomeTemplate):
     commit_action = "ContactAgent"
+    steps = (Step("ContactAgent", *CONTACT_KEYS),)
 
     def words(self, p: Params) -> Params:
         return {**super().words(p), "contact": f"as {p['name']} (phone {p['phone']}) with the "
@@ -130,9 +118,6 @@ class ContactTemplate(HomeTemplate):
 
     def group_pins(self, rng: Random, group: Entity, k: int) -> Pins:
         raise NotImplementedError
-
-    def commit(self, d: Draft, world: World) -> list[Action]:
-        return [Action("ContactAgent", {k: d.params[k] for k in CONTACT_KEYS})]
 
     def verifier(self, d: Draft, world: World) -> list[Condition]:
         want = {"property": d.target, **{k: d.params[k] for k in CONTACT_KEYS}}
@@ -192,11 +177,7 @@ class BestOf(SaveTemplate):
     def pins(self, rng: Random, k: int) -> Pins:
         group = pick_group(rng, self.types, self.listing)
         values = distinct(rng, self.pool, k + 1, highest=self.highest)
-        field = self.best_by
-        return pin_group(rng, group, {field: values[0]},
-                         [{field: v} for v in values[1:]]), params(group)
-
-
+        return pin_split(rng, group, self.best_by, values), params(group)
 
 class BestRatedSchools(BestOf):
     name = "best_rated_schools"
@@ -240,12 +221,12 @@ class TourByDetail(TourTemplate):
 
     def pins(self, rng: Random, k: int) -> Pins:
         group = pick_group(rng)
-        value, negs = self.values(rng, k)
-        field = self.detail[0]
-        pinned = pin_group(rng, group, {field: value}, [{field: v} for v in negs])
-        return pinned, params(group, value=value, **tour_details(rng))
+        values = self.values(rng, k)
+        pinned = pin_split(rng, group, self.detail[0], values)
+        return pinned, params(group, value=values[0], **tour_details(rng))
 
-    def values(self, rng: Random, k: int) -> tuple[object, list[object]]:
+    def values(self, rng: Random, k: int) -> list[object]:
+        """The target's value of the detail field, then one per hard negative."""
         raise NotImplementedError
 
     def accepts(self, e: Entity, p: Params) -> bool:
@@ -260,9 +241,8 @@ class TourByYearBuilt(TourByDetail):
     detail = ("year_built",)
     sentence = "Request a tour of the {group} built in {value} {tour}."
 
-    def values(self, rng: Random, k: int) -> tuple[object, list[object]]:
-        years = rng.sample(range(1955, 2024), k + 1)
-        return years[0], list(years[1:])
+    def values(self, rng: Random, k: int) -> list[object]:
+        return list(rng.sample(range(1955, 2024), k + 1))
 
 
 class TourWithGarage(TourByDetail):
@@ -273,8 +253,8 @@ class TourWithGarage(TourByDetail):
     detail = ("parking",)
     sentence = "Request a tour of the {group} that comes with a {value} {tour}."
 
-    def values(self, rng: Random, k: int) -> tuple[object, list[object]]:
-        return "2-car garage", list(others(rng, V.PARKING, "2-car garage", k))
+    def values(self, rng: Random, k: int) -> list[object]:
+        return ["2-car garage", *others(rng, V.PARKING, "2-car garage", k)]
 
 
 class ContactNewestListing(ContactTemplate):
@@ -288,8 +268,7 @@ class ContactNewestListing(ContactTemplate):
 
     def group_pins(self, rng: Random, group: Entity, k: int) -> Pins:
         days = distinct(rng, range(1, 95), k + 1, highest=False)
-        return pin_group(rng, group, {"days_on_market": days[0]},
-                         [{"days_on_market": v} for v in days[1:]]), {}
+        return pin_split(rng, group, "days_on_market", days), {}
 
 
 class ContactByBrokerage(ContactTemplate):
@@ -309,13 +288,12 @@ class ContactByBrokerage(ContactTemplate):
         return bool(e["brokerage"] == p["brokerage"])
 
 
-def saved_pins(rng: Random, group: Entity, target: Entity, negs: list[Entity],
-               **extra: Any) -> Pins:
-    """The group saved before the episode, with two saved homes in other cities, so the saved
-    list is never just the group."""
+def saved_pins(rng: Random, group: Entity, field: str, values: list[Any], **extra: Any) -> Pins:
+    """The group saved before the episode (``values`` of ``field``, the target's first), with
+    two saved homes in other cities, so the saved list is never just the group."""
     group = {**group, "presaved": True}
     cities = [c for c in V.CITIES if c != group["city"]]
-    return (*pin_group(rng, group, target, negs),
+    return (*pin_split(rng, group, field, values),
             *({"role": "companion", "presaved": True, "city": c}
               for c in rng.sample(cities, 2))), params(group, **extra)
 
@@ -339,6 +317,7 @@ class UnsaveByHoa(SavedTemplate):
     name = "unsave_by_hoa"
     description = "Open saved homes and unsave the one with a given HOA fee"
     commit_action = "UnsaveHome"
+    steps: ClassVar[tuple[Action | Step, ...]] = (Step("UnsaveHome", property_id=Step.TARGET),)
     detail = ("hoa_fee",)
     sentence = ("One of your saved homes, a {group}, has an HOA fee of ${hoa_fee}/month. Remove "
                 "that home from your saved homes.")
@@ -346,14 +325,10 @@ class UnsaveByHoa(SavedTemplate):
     def pins(self, rng: Random, k: int) -> Pins:
         group = pick_group(rng, ("Townhouse", "Condo"), "for_sale")
         fees = [v * 10 for v in rng.sample(range(8, 70), k + 1)]
-        return saved_pins(rng, group, {"hoa_fee": fees[0]}, [{"hoa_fee": f} for f in fees[1:]],
-                          hoa_fee=fees[0])
+        return saved_pins(rng, group, "hoa_fee", fees, hoa_fee=fees[0])
 
     def accepts(self, e: Entity, p: Params) -> bool:
         return bool(e["hoa_fee"] == p["hoa_fee"])
-
-    def commit(self, d: Draft, world: World) -> list[Action]:
-        return [Action("UnsaveHome", {"property_id": d.target})]
 
     def verifier(self, d: Draft, world: World) -> list[Condition]:
         return [Condition(fact="saved", op="not_contains", value=d.target,
@@ -367,21 +342,17 @@ class UnsaveOldest(UnsaveByHoa):
 
     name = "unsave_older_home"
     description = "Review saved homes and unsave the one built before a year"
-    detail = ("year_built",)
+    detail, steps = ("year_built",), (SAVED, *UnsaveByHoa.steps)
     sentence = "Review your saved homes and unsave the {group} that was built before {cutoff}."
 
     def pins(self, rng: Random, k: int) -> Pins:
         group = pick_group(rng, ("House", "Townhouse"))
         cutoff = rng.choice((1970, 1980, 1990))
-        old = rng.randint(1940, cutoff - 1)
-        negs = [{"year_built": rng.randint(cutoff, 2023)} for _ in range(k)]
-        return saved_pins(rng, group, {"year_built": old}, negs, cutoff=cutoff)
+        years = [rng.randint(1940, cutoff - 1), *(rng.randint(cutoff, 2023) for _ in range(k))]
+        return saved_pins(rng, group, "year_built", years, cutoff=cutoff)
 
     def accepts(self, e: Entity, p: Params) -> bool:
         return bool(e["year_built"] < p["cutoff"])
-
-    def commit(self, d: Draft, world: World) -> list[Action]:
-        return [SAVED, *super().commit(d, world)]
 
 
 class SavedLowestHoaTour(SavedTemplate, TourTemplate):
@@ -396,9 +367,7 @@ class SavedLowestHoaTour(SavedTemplate, TourTemplate):
     def pins(self, rng: Random, k: int) -> Pins:
         group = pick_group(rng, ("Townhouse", "Condo"), "for_sale")
         fees = [v * 10 for v in distinct(rng, range(8, 70), k + 1, highest=False)]
-        details = tour_details(rng)
-        return saved_pins(rng, group, {"hoa_fee": fees[0]}, [{"hoa_fee": f} for f in fees[1:]],
-                          **details)
+        return saved_pins(rng, group, "hoa_fee", fees, **tour_details(rng))
 
     def reach(self, p: Params, world: World) -> list[Action]:
         return [SAVED, Action("CompareHomes")]
