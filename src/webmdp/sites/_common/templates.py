@@ -6,7 +6,7 @@ stay in its class."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from types import ModuleType
 from typing import Any, ClassVar
 
@@ -17,6 +17,7 @@ from webmdp.sites._common.catalog import best
 from webmdp.tasks.model import Condition
 from webmdp.tasks.oracle import reach_and_explore
 from webmdp.tasks.template import Draft, TaskTemplate
+from webmdp.tasks.verifier import commit_conditions, membership
 
 Group = tuple[Entity, Entity, list[Entity], tuple[Entity, ...], dict[str, Any]]
 """(shared base, the target's own values, each hard negative's values, decoys, params)."""
@@ -45,10 +46,17 @@ class Worded(TaskTemplate):
             [e["id"] for e in accepted]
 
 
+TARGET = "<target>"
+"""In ``commit_with``: the parameter is the target's id."""
+
+
 class PinnedTemplate(Worded):
     """The target and its hard negatives are pinned together; ``fits`` is the instruction's
     constraint on one entity (before any superlative), ``prefix`` reaches the list surface and
-    ``opener`` names the (open, back, entity parameter) actions the oracle inspects with."""
+    ``opener`` names the (open, back, entity parameter) actions the oracle inspects with.
+
+    Where a template's constraint, prefix, commit or verifier is only a table, it declares
+    the table and the defaults below build the method from it."""
 
     card: tuple[str, ...] = ()
     detail: tuple[str, ...] = ()
@@ -59,15 +67,48 @@ class PinnedTemplate(Worded):
     ids = ""
     """The id prefix of the entities the instruction picks among."""
     opener: ClassVar[tuple[str, str, str]]
+    wants: ClassVar[Mapping[str, str]] = {}
+    """``fits``: entity field -> the param it must equal (a list field: hold, see :func:`holds`)."""
+    fixed: ClassVar[Mapping[str, Any]] = {}
+    """``fits``: entity field -> the value it must have whatever the params."""
+    by: ClassVar[Mapping[str, Callable[[Params], Action]]] = {}
+    """The site's list steps (searches, filters), by name."""
+    narrow: ClassVar[tuple[str, ...]] = ()
+    """``prefix``: the list steps of ``by`` that bring the group on screen..."""
+    order: ClassVar[str] = ""
+    """... then the sort order picked."""
+    commit_after: ClassVar[tuple[str, ...]] = ()
+    """``commit``: the buttons pressed on the target's page before ``commit_action``..."""
+    commit_with: ClassVar[Mapping[str, str]] = {}
+    """... and its parameters: each the param whose value it takes (``TARGET``: the target's
+    id)."""
+    marked: ClassVar[tuple[str, str]]
+    """``verifier``: (list fact, what it says) the commit puts the target in and no hard
+    negative..."""
+    stored: ClassVar[tuple[str, str]] = ("", "")
+    """... and (fact prefix, ``{}`` for the target's id; its name) where each parameter of the
+    commit but the target's id is recorded."""
 
-    def fits(self, e: Entity, p: dict[str, Any]) -> bool:
-        raise NotImplementedError
+    def criteria(self, p: Params) -> Params:
+        """What the instruction asks of an entity, field by field."""
+        return {**self.fixed, **{field: p[key] for field, key in self.wants.items()}}
 
-    def prefix(self, p: dict[str, Any], world: World) -> list[Action]:
-        return []
+    def fits(self, e: Entity, p: Params) -> bool:
+        return all(holds(field, e[field], want) for field, want in self.criteria(p).items())
+
+    def prefix(self, p: Params, world: World) -> list[Action]:
+        return [*(self.by[n](p) for n in self.narrow),
+                *([Action("SortBy", {"order": self.order})] if self.order else [])]
 
     def commit(self, d: Draft, world: World) -> list[Action]:
-        raise NotImplementedError
+        args = {k: d.target if v == TARGET else d.params[v] for k, v in self.commit_with.items()}
+        return [*(Action(a) for a in self.commit_after), Action(self.commit_action, args)]
+
+    def verifier(self, d: Draft, world: World) -> list[Condition]:
+        where, what = self.stored
+        given = {k: d.params[v] for k, v in self.commit_with.items() if v != TARGET}
+        recorded = commit_conditions(where.format(d.target), given, what) if where else []
+        return [*membership(d, *self.marked), *recorded]
 
     def compose(self, params: dict[str, Any], spec: WorldSpec) -> Draft:
         return Draft(instruction=self.instruction(params), params=params, spec=spec,
@@ -89,6 +130,14 @@ class PinnedTemplate(Worded):
 
     def oracle(self, d: Draft, world: World, site: Site) -> list[Action]:
         return [*self.reach(d, world, site), *self.commit(d, world)]
+
+
+def holds(field: str, value: Any, want: Any) -> bool:
+    """An entity's ``value`` of ``field`` satisfies ``want``: it equals it, or holds it (a list
+    field, or the ``body`` text that mentions it)."""
+    if field == "body" or isinstance(value, list):
+        return bool(want in value)
+    return bool(value == want)
 
 
 def split(field: str, values: Sequence[Any]) -> tuple[Entity, list[Entity]]:

@@ -8,7 +8,7 @@ from functools import lru_cache
 from webmdp.core.model import World
 from webmdp.core.spec import Action
 from webmdp.errors import require
-from webmdp.sites._common.handlers import Handler, Params, catalog_action, dispatch
+from webmdp.sites._common.handlers import Handler, Params, catalog_action, dispatch, step
 from webmdp.sites._common.listing import page_count
 from webmdp.sites.chat import vocab as V
 from webmdp.sites.chat.catalog import CATALOG, PEOPLE
@@ -81,12 +81,6 @@ def _older(s: ChatState, p: Params, world: World) -> ChatState:
     return s.replace(cpage=s.cpage + 1)
 
 
-def _newer(s: ChatState, p: Params, world: World) -> ChatState:
-    require(s.surface == "ChannelView", "ShowNewerMessages: not in a channel")
-    require(s.cpage > 1, "ShowNewerMessages: already at the newest messages")
-    return s.replace(cpage=s.cpage - 1)
-
-
 def _open_thread(s: ChatState, p: Params, world: World) -> ChatState:
     mid = p["message_id"]
     require(s.surface in ("ChannelView", "ThreadView"), "OpenThread: not in a channel")
@@ -105,21 +99,10 @@ def _open_result(s: ChatState, p: Params, world: World) -> ChatState:
                      channel=world.entities[mid]["channel"], cpage=page_of(world, mid))
 
 
-def _close_thread(s: ChatState, p: Params, world: World) -> ChatState:
-    require(s.surface == "ThreadView", "CloseThread: no thread open")
-    back = "SearchResults" if s.origin == "search" else "ChannelView"
-    return s.replace(surface=back, focus=None)
-
-
 def _open_member(s: ChatState, p: Params, world: World) -> ChatState:
     require(s.surface in ("ChannelView", "ThreadView"), "OpenMember: no message list here")
     require(p["member"] in PEOPLE, f"OpenMember: no member {p['member']!r}")
     return s.replace(surface="MemberProfile", member=p["member"], back=s.surface)
-
-
-def _close_member(s: ChatState, p: Params, world: World) -> ChatState:
-    require(s.surface == "MemberProfile", "CloseMember: no profile open")
-    return s.replace(surface=s.back, member="", back="")
 
 
 def _text(p: Params, name: str) -> str:
@@ -209,8 +192,15 @@ def _remind(s: ChatState, p: Params, world: World) -> ChatState:
 
 _HANDLERS: dict[str, Handler[ChatState]] = {
     "OpenChannel": _open_channel, "OpenDM": _open_dm, "ShowOlderMessages": _older,
-    "ShowNewerMessages": _newer, "OpenThread": _open_thread, "OpenResult": _open_result,
-    "CloseThread": _close_thread, "OpenMember": _open_member, "CloseMember": _close_member,
+    "ShowNewerMessages": step(lambda s: s.surface == "ChannelView" and s.cpage > 1,
+                              "ShowNewerMessages: not in a channel, or at the newest messages",
+                              cpage=lambda s, p: s.cpage - 1),
+    "OpenThread": _open_thread, "OpenResult": _open_result, "OpenMember": _open_member,
+    "CloseThread": step("ThreadView", "CloseThread: no thread open", focus=None,
+                        surface=lambda s, p: "SearchResults" if s.origin == "search"
+                        else "ChannelView"),
+    "CloseMember": step("MemberProfile", "CloseMember: no profile open",
+                        surface=lambda s, p: s.back, member="", back=""),
     "SendMessage": _send, "ReplyInThread": _reply, "SendDM": _send_dm, "AddReaction": _react,
     "RemoveReaction": _unreact, "PinMessage": _pin, "UnpinMessage": _unpin,
     "EditMessage": _edit, "DeleteMessage": _delete, "MuteChannel": _mute, "RemindMe": _remind,

@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import random
 import sys
-from typing import Any, ClassVar
+from typing import Any
 
 from webmdp.core.model import Entity, World, WorldSpec
 from webmdp.core.site import Site
 from webmdp.core.spec import Action
-from webmdp.sites._common.templates import PinnedTemplate, collect
+from webmdp.sites._common.templates import TARGET, PinnedTemplate, collect
 from webmdp.sites._common.worldgen import pin_group
 from webmdp.sites.chat import vocab as V
 from webmdp.sites.chat.world import WEEK, WORKDAY, clock
@@ -36,6 +36,9 @@ class GroupTemplate(PinnedTemplate):
 
     card: tuple[str, ...] = ("author", "channel", "text")
     opener = ("OpenThread", "CloseThread", "message_id")
+    by = {"channel": lambda p: Action("OpenChannel", {"channel": p["channel"]}),
+          "search": lambda p: Action("Search", {"query": p["title"]})}
+    narrow = ("channel",)
     own = False
     """The group is the signed-in user's own messages (edits, deletions)."""
 
@@ -66,25 +69,19 @@ class GroupTemplate(PinnedTemplate):
         fill = tuple({**base, **d, "role": "filler"} for d in decoys)
         return self.compose(params, WorldSpec((*group, *fill), 0, avoid))
 
+    def criteria(self, p: dict[str, Any]) -> dict[str, Any]:
+        """The group's text and named author and channel, and what ``wants`` asks."""
+        named: dict[str, Any] = {k: p[k] for k in ("author", "channel") if k in p}
+        return {"text": p["title"], **named, **super().criteria(p)}
+
     def fits(self, e: Entity, p: dict[str, Any]) -> bool:
-        return (e["text"] == p["title"] and all(e[k] == p[k] for k in ("author", "channel")
-                                                if k in p) and self.accept(e, p))
-
-    def prefix(self, p: dict[str, Any], world: World) -> list[Action]:
-        return [Action("OpenChannel", {"channel": p["channel"]})]
+        return super().fits(e, p) and self.accept(e, p)
 
 
-def ref(d: Draft, **params: Any) -> dict[str, Any]:
-    return {"message_id": d.target, **params}
-
-
-class Reacts:
+class Reacts(PinnedTemplate):
     """Commit: a reaction with the instruction's emoji on the target."""
 
-    commit_action: ClassVar[str] = "AddReaction"
-
-    def commit(self, d: Draft, world: World) -> list[Action]:
-        return [Action("AddReaction", ref(d, emoji=d.params["emoji"]))]
+    commit_action, commit_with = "AddReaction", {"message_id": TARGET, "emoji": "emoji"}
 
     def verifier(self, d: Draft, world: World) -> list[Condition]:
         return [*membership(d, "reacted", "reacted to"),
@@ -92,29 +89,18 @@ class Reacts:
                           value=d.params["emoji"], description=f"emoji is {d.params['emoji']!r}")]
 
 
-class Replies:
+class Replies(PinnedTemplate):
     """Commit: the instruction's reply in the target's thread."""
 
-    commit_action: ClassVar[str] = "ReplyInThread"
-
-    def commit(self, d: Draft, world: World) -> list[Action]:
-        return [Action("ReplyInThread", {"text": d.params["reply"]})]
-
-    def verifier(self, d: Draft, world: World) -> list[Condition]:
-        return [*membership(d, "replied", "replied to"),
-                *commit_conditions(f"reply.{d.target}", {"text": d.params["reply"]}, "reply")]
+    commit_action, commit_with = "ReplyInThread", {"text": "reply"}
+    marked, stored = ("replied", "replied to"), ("reply.{}", "reply")
 
 
-class Pin:
+class Pin(PinnedTemplate):
     """Commit: pin the target."""
 
-    commit_action: ClassVar[str] = "PinMessage"
-
-    def commit(self, d: Draft, world: World) -> list[Action]:
-        return [Action("PinMessage", ref(d))]
-
-    def verifier(self, d: Draft, world: World) -> list[Condition]:
-        return membership(d, "pinned", "pinned")
+    commit_action, commit_with = "PinMessage", {"message_id": TARGET}
+    marked = ("pinned", "pinned")
 
 
 # Templates inside one channel: the user opens the threads of look-alike messages and commits
@@ -165,16 +151,13 @@ class ReactToFileThread(Reacts, GroupTemplate):
 
     name = "react_thread_with_file"
     description = "Open look-alike threads, react to the one where a file was shared"
-    detail = ("thread_files",)
+    detail, wants = ("thread_files",), {"thread_files": "file"}
     sentence = ("{author} posted '{title}' in #{channel} more than once. React with :{emoji}: to "
                 "the one whose thread has {file} attached.")
 
     def pins(self, rng: random.Random, k: int, base: Entity) -> Pins:
         target, negs, params = _file_pins(rng, k)
         return target, negs, {**params, "emoji": rng.choice(V.EMOJI_NAMES)}
-
-    def accept(self, e: Entity, p: dict[str, Any]) -> bool:
-        return p["file"] in e["thread_files"]
 
 
 class PinReactedBy(Pin, GroupTemplate):
@@ -198,8 +181,9 @@ class RemindRepliedBy(GroupTemplate):
 
     name = "remind_replied_by"
     description = "Open look-alike threads, set a reminder on the one a member replied to"
-    commit_action = "RemindMe"
-    detail = ("repliers",)
+    commit_action, commit_with = "RemindMe", {"message_id": TARGET, "when": "when"}
+    marked, stored = ("reminded", "reminded about"), ("reminder.{}", "reminder")
+    detail, wants = ("repliers",), {"repliers": "member"}
     sentence = ("Set a reminder '{when}' for {author}'s '{title}' message in #{channel} that "
                 "{member} replied to.")
 
@@ -210,17 +194,6 @@ class RemindRepliedBy(GroupTemplate):
         return ({"replier": who, "reply_count": rng.randint(1, 4)}, negs,
                 {"member": who, "when": rng.choice(V.REMIND_TIMES)})
 
-    def accept(self, e: Entity, p: dict[str, Any]) -> bool:
-        return p["member"] in e["repliers"]
-
-    def commit(self, d: Draft, world: World) -> list[Action]:
-        return [Action("RemindMe", ref(d, when=d.params["when"]))]
-
-    def verifier(self, d: Draft, world: World) -> list[Condition]:
-        return [*membership(d, "reminded", "reminded about"),
-                *commit_conditions(f"reminder.{d.target}", {"when": d.params["when"]},
-                                   "reminder")]
-
 
 class MostReplies(Reacts, GroupTemplate):
     """Superlative over a card field (reply count) restricted by a detail field (who
@@ -229,7 +202,7 @@ class MostReplies(Reacts, GroupTemplate):
 
     name = "react_most_replies"
     description = "Among threads a member replied to, react to the one with the most replies"
-    detail = ("repliers",)
+    detail, wants = ("repliers",), {"repliers": "member"}
     sentence = ("Of {author}'s '{title}' messages in #{channel} that {member} replied to, react "
                 "with :{emoji}: to the one with the most replies.")
     best_by, highest = "reply_count", True
@@ -244,9 +217,6 @@ class MostReplies(Reacts, GroupTemplate):
     def decoys(self, rng: random.Random, pins: Pins) -> tuple[Entity, ...]:
         p = pins[2]
         return ({"reply_count": p.pop("fewer"), "replier": p["member"]},)
-
-    def accept(self, e: Entity, p: dict[str, Any]) -> bool:
-        return p["member"] in e["repliers"]
 
 
 class LatestReply(Replies, GroupTemplate):
@@ -275,17 +245,11 @@ class EditOwnMentioning(ReplyMentioning):
 
     name = "edit_own_message"
     description = "Open your look-alike threads, edit the one whose replies mention a keyword"
-    commit_action = "EditMessage"
+    commit_action, commit_with = "EditMessage", {"message_id": TARGET, "text": "reply"}
+    marked, stored = ("edited", "edited"), ("edit.{}", "edit")
     own = True
     sentence = ("You posted '{title}' in #{channel} several times. Edit the one whose thread "
                 "mentions {keyword} so that it reads '{reply}'.")
-
-    def commit(self, d: Draft, world: World) -> list[Action]:
-        return [Action("EditMessage", ref(d, text=d.params["reply"]))]
-
-    def verifier(self, d: Draft, world: World) -> list[Condition]:
-        return [*membership(d, "edited", "edited"),
-                *commit_conditions(f"edit.{d.target}", {"text": d.params["reply"]}, "edit")]
 
 
 class DeleteOwnReactedBy(PinReactedBy):
@@ -293,15 +257,9 @@ class DeleteOwnReactedBy(PinReactedBy):
 
     name = "delete_own_reacted_by"
     description = "Open your look-alike threads, delete the one a member reacted to"
-    commit_action = "DeleteMessage"
+    commit_action, marked = "DeleteMessage", ("deleted", "deleted")
     own = True
     sentence = "Delete your '{title}' message in #{channel} that {member} reacted to."
-
-    def commit(self, d: Draft, world: World) -> list[Action]:
-        return [Action("DeleteMessage", ref(d))]
-
-    def verifier(self, d: Draft, world: World) -> list[Condition]:
-        return membership(d, "deleted", "deleted")
 
 
 # Templates that start from the search box or end in another surface: the look-alike
@@ -323,7 +281,7 @@ class DmAuthorRepliedBy(GroupTemplate):
     description = "Open look-alike threads, DM the author of the one a member replied to"
     commit_action = "SendDM"
     card = ("channel", "text")
-    detail = ("repliers",)
+    detail, wants = ("repliers",), {"repliers": "member"}
     sentence = ("Several people posted '{title}' in #{channel}. Send a direct message '{message}' "
                 "to the author of the one {member} replied to.")
 
@@ -337,9 +295,6 @@ class DmAuthorRepliedBy(GroupTemplate):
                                "reply_count": rng.randint(1, 4)} for a in authors[1:]]
         return ({"author": authors[0], "replier": who, "reply_count": rng.randint(1, 4)}, negs,
                 {"member": who, "message": rng.choice(V.NEW_POSTS)})
-
-    def accept(self, e: Entity, p: dict[str, Any]) -> bool:
-        return p["member"] in e["repliers"]
 
     def commit(self, d: Draft, world: World) -> list[Action]:
         author = world.entities[d.target]["author"]
@@ -359,14 +314,11 @@ class SearchGroup(GroupTemplate):
     """One author's look-alike messages across channels, reached through the search box:
     search the message text, inspect look-alike results above the target, open it."""
 
-    card = ("author", "text")
+    card, narrow = ("author", "text"), ("search",)
     opener = ("OpenResult", "CloseThread", "message_id")
 
     def base(self, rng: random.Random) -> Entity:
         return {"author": speaker(rng), "text": rng.choice(V.RECURRING)}
-
-    def prefix(self, p: dict[str, Any], world: World) -> list[Action]:
-        return [Action("Search", {"query": p["title"]})]
 
 
 class SearchPinMentioning(Pin, SearchGroup):
@@ -392,7 +344,7 @@ class SearchNewestReact(Reacts, SearchGroup):
 
     name = "search_newest_react"
     description = "Search, sort by newest, react to the newest one a member reacted to"
-    detail = ("reactors",)
+    detail, order = ("reactors",), "newest"
     sentence = ("Search for '{title}' and react with :{emoji}: to the most recent one posted by "
                 "{author} that {member} reacted to.")
     best_by, highest = "posted", True
@@ -415,9 +367,6 @@ class SearchNewestReact(Reacts, SearchGroup):
     def accept(self, e: Entity, p: dict[str, Any]) -> bool:
         return any(p["member"] in names for _, names in e["reactors"])
 
-    def prefix(self, p: dict[str, Any], world: World) -> list[Action]:
-        return [*super().prefix(p, world), Action("SortBy", {"order": "newest"})]
-
 
 class PostWhereFileShared(SearchGroup):
     """Search, find the thread that shared a file (detail only), then post in its channel."""
@@ -425,16 +374,13 @@ class PostWhereFileShared(SearchGroup):
     name = "post_in_channel_of_thread"
     description = "Search a message text, find the thread with a file, post in its channel"
     commit_action = "SendMessage"
-    detail = ("thread_files",)
+    detail, wants = ("thread_files",), {"thread_files": "file"}
     sentence = ("{author} posted '{title}' in several channels. Find the one whose thread has "
                 "{file} attached and post '{message}' in that channel.")
 
     def pins(self, rng: random.Random, k: int, base: Entity) -> Pins:
         target, negs, params = _file_pins(rng, k)
         return _spread(rng, (target, negs, {**params, "message": rng.choice(V.NEW_POSTS)}))
-
-    def accept(self, e: Entity, p: dict[str, Any]) -> bool:
-        return p["file"] in e["thread_files"]
 
     def commit(self, d: Draft, world: World) -> list[Action]:
         channel = world.entities[d.target]["channel"]

@@ -9,22 +9,25 @@ from __future__ import annotations
 
 import random
 import sys
-from typing import Any, ClassVar
+from typing import Any
 
 from webmdp.core.model import Entity, World, WorldSpec
 from webmdp.core.site import Site
 from webmdp.core.spec import Action
-from webmdp.sites._common.templates import Group, PinnedTemplate, collect
+from webmdp.sites._common.templates import TARGET, Group, PinnedTemplate, collect
 from webmdp.sites._common.worldgen import others, pin_group
 from webmdp.sites.jobs import vocab as V
 from webmdp.sites.jobs.world import COMPANY_SIZE, N_JOBS, N_PROFILES
 from webmdp.tasks.model import Condition
 from webmdp.tasks.template import Draft, TaskTemplate
-from webmdp.tasks.verifier import commit_conditions, membership
+from webmdp.tasks.verifier import membership
 
 
 def spec(pinned: tuple[Entity, ...], avoid: tuple[Entity, ...]) -> WorldSpec:
     return WorldSpec(pinned, N_JOBS + N_PROFILES - len(pinned), avoid)
+
+
+JOBS = Action("GoToJobs")
 
 
 def decoy(kind: str, **fields: Any) -> Entity:
@@ -39,6 +42,12 @@ class GroupTemplate(PinnedTemplate):
 
     kind, ids = "job", "JOB-"
     opener = ("OpenJob", "BackToJobs", "job_id")
+    by = {"title": lambda p: Action("SearchJobs", {"query": p["title"]}),
+          "company": lambda p: Action("SearchJobs", {"query": p["company"]}),
+          "location": lambda p: Action("SetLocation", {"location": p["location"]}),
+          "remote": lambda p: Action("ToggleWorkplace", {"workplace": "Remote"}),
+          "workplace": lambda p: Action("ToggleWorkplace", {"workplace": p["workplace"]}),
+          "experience": lambda p: Action("ToggleExperience", {"experience": p["experience"]})}
 
     def group(self, rng: random.Random, k: int) -> Group:
         raise NotImplementedError
@@ -54,24 +63,24 @@ class GroupTemplate(PinnedTemplate):
         avoid = ({k: v for k, v in base.items() if not isinstance(v, list)},)
         return self.compose(params, spec((*group, *decoys), avoid))
 
+    def prefix(self, p: dict[str, Any], world: World) -> list[Action]:
+        """The Jobs tab, then the search and filters ``narrow`` names and the sort."""
+        return [JOBS, *super().prefix(p, world)]
+
 
 # -- commits ------------------------------------------------------------------------------------
-class Save:
+class Save(PinnedTemplate):
     """Commit: the Save button on the job page."""
 
-    commit_action: ClassVar[str] = "SaveJob"
-
-    def commit(self, d: Draft, world: World) -> list[Action]:
-        return [Action("SaveJob")]
-
-    def verifier(self, d: Draft, world: World) -> list[Condition]:
-        return membership(d, "saved", "saved")
+    commit_action, marked = "SaveJob", ("saved", "saved")
 
 
-class Apply:
+class Apply(PinnedTemplate):
     """Commit: Easy Apply with phone, resume and years of experience, each verified."""
 
-    commit_action: ClassVar[str] = "SubmitApplication"
+    commit_action, commit_after = "SubmitApplication", ("OpenEasyApply",)
+    commit_with = {"phone": "phone", "resume": "resume", "years": "years"}
+    marked, stored = ("applied", "applied to"), ("application.{}", "application")
 
     def extra_params(self, rng: random.Random) -> dict[str, Any]:
         return {"phone": rng.choice(V.PHONES), "resume": rng.choice(V.RESUMES),
@@ -82,45 +91,26 @@ class Apply:
         return {**p, "form": f"In Easy Apply, enter the phone number {p['phone']}, choose the "
                 f"resume {p['resume']} and answer {p['years']} for years of experience."}
 
-    def commit(self, d: Draft, world: World) -> list[Action]:
-        p = d.params
-        return [Action("OpenEasyApply"), Action("SubmitApplication", {
-            "phone": p["phone"], "resume": p["resume"], "years": p["years"]})]
 
-    def verifier(self, d: Draft, world: World) -> list[Condition]:
-        p = d.params
-        return [*membership(d, "applied", "applied to"), *commit_conditions(
-            f"application.{d.target}", {"phone": p["phone"], "resume": p["resume"],
-                                        "years": p["years"]}, "application")]
-
-
-class Connect:
+class Connect(PinnedTemplate):
     """Commit: Connect, then "Add a note" and send; the note is verified."""
 
-    commit_action: ClassVar[str] = "SendInvitation"
+    commit_action, commit_after = "SendInvitation", ("OpenConnect",)
+    commit_with = {"note": "note"}
+    marked, stored = ("invited", "sent an invitation"), ("invitation.{}", "invitation")
 
     def extra_params(self, rng: random.Random) -> dict[str, Any]:
         return {"note": rng.choice(V.NOTES)}
 
-    def commit(self, d: Draft, world: World) -> list[Action]:
-        return [Action("OpenConnect"), Action("SendInvitation", {"note": d.params["note"]})]
 
-    def verifier(self, d: Draft, world: World) -> list[Condition]:
-        return [*membership(d, "invited", "sent an invitation"),
-                *commit_conditions(f"invitation.{d.target}", {"note": d.params["note"]},
-                                   "invitation")]
-
-
-class Message:
+class Message(PinnedTemplate):
     """Commit: Message from the profile, then send the text; the text is verified."""
 
-    commit_action: ClassVar[str] = "SendMessage"
+    commit_action, commit_after = "SendMessage", ("MessageProfile",)
+    commit_with = {"text": "text"}
 
     def extra_params(self, rng: random.Random) -> dict[str, Any]:
         return {"text": rng.choice(V.MESSAGES)}
-
-    def commit(self, d: Draft, world: World) -> list[Action]:
-        return [Action("MessageProfile"), Action("SendMessage", {"text": d.params["text"]})]
 
     def verifier(self, d: Draft, world: World) -> list[Condition]:
         return [*membership(d, "messaged", "messaged"),
@@ -131,9 +121,6 @@ class Message:
 # Templates whose target is a job posting: reach the results with search, filters and a sort,
 # open the postings that might match (hard negatives differ only on detail-page fields), then
 # save the posting or apply with Easy Apply.
-JOBS = Action("GoToJobs")
-
-
 def skills_with(rng: random.Random, title: str, skill: str) -> list[str]:
     pool = [s for s in V.TITLE_SKILLS[title] if s != skill]
     return rng.sample([skill, *rng.sample(pool, 3)], 4)
@@ -159,6 +146,8 @@ class RemoteWithSkill(Apply, GroupTemplate):
     name = "apply_remote_with_skill"
     description = "Search a title, filter Remote, apply to the posting that lists a skill"
     card, detail = ("title", "workplace"), ("skills",)
+    narrow, fixed = ("title", "remote"), {"workplace": "Remote"}
+    wants = {"title": "title", "skills": "skill"}
     sentence = "Apply to the remote {title} job that lists {skill} among its skills. {form}"
 
     def group(self, rng: random.Random, k: int) -> Group:
@@ -168,14 +157,6 @@ class RemoteWithSkill(Apply, GroupTemplate):
         return ({"title": title, "workplace": "Remote"}, {"skills": skills_with(rng, title, skill)},
                 negs, (), {"title": title, "skill": skill})
 
-    def prefix(self, p: dict[str, Any], world: World) -> list[Action]:
-        return [JOBS, Action("SearchJobs", {"query": p["title"]}),
-                Action("ToggleWorkplace", {"workplace": "Remote"})]
-
-    def fits(self, e: Entity, p: dict[str, Any]) -> bool:
-        return bool(e["title"] == p["title"] and e["workplace"] == "Remote"
-                    and p["skill"] in e["skills"])
-
 
 class HighestPaidWithBenefit(Save, GroupTemplate):
     """Superlative (sort by salary) where the top results lack a detail-only benefit."""
@@ -183,6 +164,8 @@ class HighestPaidWithBenefit(Save, GroupTemplate):
     name = "save_highest_paid_with_benefit"
     description = "Filter title and location, sort by salary, save the best-paid with a benefit"
     card, detail = ("title", "location", "salary"), ("benefits",)
+    narrow, order = ("title", "location"), "salary"
+    wants = {"title": "title", "location": "location", "benefits": "benefit"}
     sentence = "Save the highest-paying {title} job in {location} that offers {benefit}."
     best_by, highest = "salary", True
 
@@ -198,15 +181,6 @@ class HighestPaidWithBenefit(Save, GroupTemplate):
                 {"salary": pay, "benefits": benefits(rng, benefit, has=True)}, negs, decoys,
                 {"title": title, "location": loc, "benefit": benefit})
 
-    def prefix(self, p: dict[str, Any], world: World) -> list[Action]:
-        return [JOBS, Action("SearchJobs", {"query": p["title"]}),
-                Action("SetLocation", {"location": p["location"]}),
-                Action("SortBy", {"order": "salary"})]
-
-    def fits(self, e: Entity, p: dict[str, Any]) -> bool:
-        return bool(e["title"] == p["title"] and e["location"] == p["location"]
-                    and p["benefit"] in e["benefits"])
-
 
 class NewestOnTeam(Save, GroupTemplate):
     """Sort by most recent; the team is named only in the description."""
@@ -214,6 +188,7 @@ class NewestOnTeam(Save, GroupTemplate):
     name = "save_newest_on_team"
     description = "Search a title, sort by most recent, save the newest posting for a team"
     card, detail = ("title",), ("description", "posted")
+    narrow, order, wants = ("title",), "recent", {"title": "title", "team": "team"}
     sentence = ("Several {title} jobs are open. Save the most recently posted one whose "
                 "description says you would join the {team} team.")
     best_by = "posted"
@@ -227,20 +202,14 @@ class NewestOnTeam(Save, GroupTemplate):
         return {"title": title}, {"team": team, "posted": day}, negs, decoys, {
             "title": title, "team": team}
 
-    def prefix(self, p: dict[str, Any], world: World) -> list[Action]:
-        return [JOBS, Action("SearchJobs", {"query": p["title"]}),
-                Action("SortBy", {"order": "recent"})]
-
-    def fits(self, e: Entity, p: dict[str, Any]) -> bool:
-        return bool(e["title"] == p["title"] and e["team"] == p["team"])
-
 
 class CompanyJobType(Save, GroupTemplate):
     """One company, one title, several postings: the job type (detail-only) decides."""
 
     name = "save_company_job_type"
     description = "Search a company, save its posting of a title with a given job type"
-    card, detail = ("title", "company"), ("job_type",)
+    card, detail, narrow = ("title", "company"), ("job_type",), ("company",)
+    wants = {"title": "title", "company": "company", "job_type": "job_type"}
     sentence = "{company} has posted several {title} openings. Save the one listed as {job_type}."
 
     def group(self, rng: random.Random, k: int) -> Group:
@@ -250,13 +219,6 @@ class CompanyJobType(Save, GroupTemplate):
         return {"title": title, "company": company}, {"job_type": kind}, negs, (), {
             "title": title, "company": company, "job_type": kind}
 
-    def prefix(self, p: dict[str, Any], world: World) -> list[Action]:
-        return [JOBS, Action("SearchJobs", {"query": p["company"]})]
-
-    def fits(self, e: Entity, p: dict[str, Any]) -> bool:
-        return bool(e["title"] == p["title"] and e["company"] == p["company"]
-                    and e["job_type"] == p["job_type"])
-
 
 class ExperienceCompanySize(Apply, GroupTemplate):
     """Experience filter, then the company size on the posting decides."""
@@ -264,6 +226,7 @@ class ExperienceCompanySize(Apply, GroupTemplate):
     name = "apply_by_company_size"
     description = "Filter an experience level, apply where the company has a given size"
     card, detail = ("title",), ("experience", "company_size")
+    narrow, wants = ("title", "experience"), {"title": "title", "experience": "experience"}
     sentence = "Apply to the {experience} {title} job at a company with {size}. {form}"
 
     def group(self, rng: random.Random, k: int) -> Group:
@@ -278,13 +241,8 @@ class ExperienceCompanySize(Apply, GroupTemplate):
     def words(self, p: dict[str, Any]) -> dict[str, Any]:
         return {**super().words(p), "experience": p["experience"].lower()}
 
-    def prefix(self, p: dict[str, Any], world: World) -> list[Action]:
-        return [JOBS, Action("SearchJobs", {"query": p["title"]}),
-                Action("ToggleExperience", {"experience": p["experience"]})]
-
     def fits(self, e: Entity, p: dict[str, Any]) -> bool:
-        return bool(e["title"] == p["title"] and e["experience"] == p["experience"]
-                    and COMPANY_SIZE[e["company"]] == p["size"])
+        return super().fits(e, p) and COMPANY_SIZE[e["company"]] == p["size"]
 
 
 class SaveAndApply(Apply, GroupTemplate):
@@ -293,6 +251,9 @@ class SaveAndApply(Apply, GroupTemplate):
     name = "save_and_apply"
     description = "Filter location and workplace, save and apply to the posting with a benefit"
     card, detail = ("title", "location", "workplace"), ("benefits",)
+    narrow = ("title", "location", "workplace")
+    wants = {"title": "title", "location": "location", "workplace": "workplace",
+             "benefits": "benefit"}
     sentence = ("Find the {workplace} {title} job in {location} that offers {benefit}. Save it, "
                 "then apply. {form}")
 
@@ -307,20 +268,11 @@ class SaveAndApply(Apply, GroupTemplate):
     def words(self, p: dict[str, Any]) -> dict[str, Any]:
         return {**super().words(p), "workplace": p["workplace"].lower()}
 
-    def prefix(self, p: dict[str, Any], world: World) -> list[Action]:
-        return [JOBS, Action("SearchJobs", {"query": p["title"]}),
-                Action("SetLocation", {"location": p["location"]}),
-                Action("ToggleWorkplace", {"workplace": p["workplace"]})]
-
-    def fits(self, e: Entity, p: dict[str, Any]) -> bool:
-        return bool(e["title"] == p["title"] and e["location"] == p["location"]
-                    and e["workplace"] == p["workplace"] and p["benefit"] in e["benefits"])
-
     def commit(self, d: Draft, world: World) -> list[Action]:
         return [Action("SaveJob"), *super().commit(d, world)]
 
     def verifier(self, d: Draft, world: World) -> list[Condition]:
-        return [*Save().verifier(d, world), *super().verifier(d, world)]
+        return [*membership(d, "saved", "saved"), *super().verifier(d, world)]
 
 
 # Templates whose target is a member profile: search people (or scan the feed), open the
@@ -330,13 +282,14 @@ def person(rng: random.Random) -> tuple[str, str]:
     return rng.choice(V.ROLES), rng.choice(V.COMPANIES)
 
 
-def search(query: str) -> list[Action]:
-    return [Action("SearchPeople", {"query": query})]
-
-
 class ProfileTemplate(GroupTemplate):
     kind, ids = "profile", "PRF-"
     opener = ("OpenProfile", "BackToList", "profile_id")
+    searched = ""
+    """The param the people search looks for (none: the profiles are reached from the feed)."""
+
+    def prefix(self, p: dict[str, Any], world: World) -> list[Action]:
+        return [Action("SearchPeople", {"query": p[self.searched]})] if self.searched else []
 
 
 class AlumWithNote(Connect, ProfileTemplate):
@@ -344,7 +297,8 @@ class AlumWithNote(Connect, ProfileTemplate):
 
     name = "connect_alum_with_note"
     description = "Search a company, connect with the alum of a school, with a note"
-    card, detail = ("headline",), ("school",)
+    card, detail, searched = ("headline",), ("school",), "company"
+    wants = {"position": "role", "company": "company", "school": "school"}
     sentence = ("Send a connection request to the {role} at {company} who studied at {school}, "
                 "with the note: \"{note}\"")
 
@@ -355,20 +309,14 @@ class AlumWithNote(Connect, ProfileTemplate):
         return {"position": role, "company": company}, {"school": school}, negs, (), {
             "role": role, "company": company, "school": school}
 
-    def prefix(self, p: dict[str, Any], world: World) -> list[Action]:
-        return search(p["company"])
-
-    def fits(self, e: Entity, p: dict[str, Any]) -> bool:
-        return bool(e["position"] == p["role"] and e["company"] == p["company"]
-                    and e["school"] == p["school"])
-
 
 class MessageBySkill(Message, ProfileTemplate):
     """People search by role; the skills on the profile decide."""
 
     name = "message_by_skill"
     description = "Search a role, message the member at a company who lists a skill"
-    card, detail = ("headline",), ("skills",)
+    card, detail, searched = ("headline",), ("skills",), "role"
+    wants = {"position": "role", "company": "company", "skills": "skill"}
     sentence = "Message the {role} at {company} who lists {skill} as a skill: \"{text}\""
 
     def group(self, rng: random.Random, k: int) -> Group:
@@ -380,13 +328,6 @@ class MessageBySkill(Message, ProfileTemplate):
                 {"skills": rng.sample([skill, *rng.sample(pool, 3)], 4)}, negs, (),
                 {"role": role, "company": company, "skill": skill})
 
-    def prefix(self, p: dict[str, Any], world: World) -> list[Action]:
-        return search(p["role"])
-
-    def fits(self, e: Entity, p: dict[str, Any]) -> bool:
-        return bool(e["position"] == p["role"] and e["company"] == p["company"]
-                    and p["skill"] in e["skills"])
-
 
 class MostExperienced(Connect, ProfileTemplate):
     """Comparison: city and years of experience are on the profile only, so every
@@ -394,7 +335,8 @@ class MostExperienced(Connect, ProfileTemplate):
 
     name = "connect_most_experienced"
     description = "Search a role, connect with the most experienced member in a city"
-    card, detail = ("headline",), ("years", "city")
+    card, detail, searched = ("headline",), ("years", "city"), "role"
+    wants = {"position": "role", "city": "location"}
     compare = True
     sentence = ("Connect with the most experienced {role} based in {location} (most years of "
                 "experience), adding the note: \"{note}\"")
@@ -411,19 +353,14 @@ class MostExperienced(Connect, ProfileTemplate):
         return {"position": role, "city": loc}, {"years": top, "company": company}, negs, decoys, {
             "role": role, "location": loc}
 
-    def prefix(self, p: dict[str, Any], world: World) -> list[Action]:
-        return search(p["role"])
-
-    def fits(self, e: Entity, p: dict[str, Any]) -> bool:
-        return bool(e["position"] == p["role"] and e["city"] == p["location"])
-
 
 class Namesake(Message, ProfileTemplate):
     """Several members share a name; the school tells them apart."""
 
     name = "message_namesake"
     description = "Search a name shared by several members, message the one from a school"
-    card, detail = ("name",), ("school",)
+    card, detail, searched = ("name",), ("school",), "name"
+    wants = {"name": "name", "school": "school"}
     sentence = "Send a message to {name} (the one who studied at {school}): \"{text}\""
 
     def group(self, rng: random.Random, k: int) -> Group:
@@ -431,12 +368,6 @@ class Namesake(Message, ProfileTemplate):
         school = rng.choice(V.SCHOOLS)
         negs = [{"school": s} for s in others(rng, V.SCHOOLS, school, k)]
         return {"name": name}, {"school": school}, negs, (), {"name": name, "school": school}
-
-    def prefix(self, p: dict[str, Any], world: World) -> list[Action]:
-        return search(p["name"])
-
-    def fits(self, e: Entity, p: dict[str, Any]) -> bool:
-        return bool(e["name"] == p["name"] and e["school"] == p["school"])
 
 
 class FeedTemplate(ProfileTemplate):
@@ -451,8 +382,8 @@ class LikePostByAlum(FeedTemplate):
 
     name = "like_post_by_alum"
     description = "In the feed, like the post on a topic whose author studied at a school"
-    commit_action = "LikePost"
-    card, detail = ("post",), ("school",)
+    commit_action, commit_with, marked = "LikePost", {"profile_id": TARGET}, ("liked", "liked")
+    card, detail, wants = ("post",), ("school",), {"topic": "topic", "school": "school"}
     sentence = ("In your feed, like the post about {topic} written by the member who studied at "
                 "{school}.")
 
@@ -462,15 +393,6 @@ class LikePostByAlum(FeedTemplate):
         return {"topic": topic}, {"school": school}, negs, (), {"topic": topic,
                                                                  "school": school}
 
-    def fits(self, e: Entity, p: dict[str, Any]) -> bool:
-        return bool(e["topic"] == p["topic"] and e["school"] == p["school"])
-
-    def commit(self, d: Draft, world: World) -> list[Action]:
-        return [Action("LikePost", {"profile_id": d.target})]
-
-    def verifier(self, d: Draft, world: World) -> list[Condition]:
-        return membership(d, "liked", "liked")
-
 
 class MessagePoster(Message, FeedTemplate):
     """From the feed to a profile to messaging: the author's city decides."""
@@ -478,6 +400,7 @@ class MessagePoster(Message, FeedTemplate):
     name = "message_post_author"
     description = "In the feed, message the author of a post on a topic who lives in a city"
     card, detail = ("headline", "post"), ("city",)
+    wants = {"topic": "topic", "position": "role", "city": "location"}
     sentence = ("A {role} in your feed posted about {topic}; message the one based in {location}: "
                 "\"{text}\"")
 
@@ -490,10 +413,6 @@ class MessagePoster(Message, FeedTemplate):
 
     def reach(self, d: Draft, world: World, site: Site) -> list[Action]:
         return GroupTemplate.reach(self, d, world, site)
-
-    def fits(self, e: Entity, p: dict[str, Any]) -> bool:
-        return bool(e["topic"] == p["topic"] and e["position"] == p["role"]
-                    and e["city"] == p["location"])
 
 
 TEMPLATES: dict[str, TaskTemplate] = collect(sys.modules[__name__])

@@ -8,7 +8,7 @@ from functools import lru_cache
 from webmdp.core.model import World
 from webmdp.core.spec import Action
 from webmdp.errors import require
-from webmdp.sites._common.handlers import Handler, catalog_action, dispatch, toggle
+from webmdp.sites._common.handlers import Handler, catalog_action, dispatch, step, toggle
 from webmdp.sites.qa import vocab as V
 from webmdp.sites.qa.catalog import CATALOG
 from webmdp.sites.qa.state import Pairs, QAState
@@ -146,11 +146,6 @@ def _go_back(s: QAState, p: dict, world: World) -> QAState:
     return s.replace(surface=surface, focus=focus or None, trail=s.trail[:-1], commenting="")
 
 
-def _show_questions(s: QAState, p: dict, world: World) -> QAState:
-    require(s.surface != LIST, "ShowQuestions: already on the question list")
-    return s.replace(surface=LIST, focus=None, trail=())
-
-
 def _on_question(s: QAState, name: str) -> str:
     require(s.surface == DETAIL, f"{name}: no question open")
     return s.focus or ""
@@ -217,7 +212,9 @@ def _bookmark(s: QAState, p: dict, world: World) -> QAState:
 
 _HANDLERS: dict[str, Handler[QAState]] = {
     "OpenQuestion": _open_question, "OpenUser": _open_user, "OpenTag": _open_tag,
-    "GoBack": _go_back, "ShowQuestions": _show_questions, "SortAnswers": _sort_answers,
+    "GoBack": _go_back, "SortAnswers": _sort_answers,
+    "ShowQuestions": step(lambda s: s.surface != LIST, "ShowQuestions: already on the question "
+                          "list", surface=LIST, focus=None, trail=()),
     "Vote": _vote, "PostAnswer": _post_answer, "PostComment": _post_comment,
     "OpenCommentBox": _open_comment_box,
     "AcceptAnswer": _accept, "Bookmark": _bookmark,

@@ -91,15 +91,13 @@ def observe(s: QAState, world: World) -> Observation:
     views: list[EntityView] = []
     surf = s.surface
     if surf == LIST:
-        qids = CATALOG.visible(world, s)
-        views = _cards(world, qids)
         ctx.update(CATALOG.context(s, world))
-        ctx["authors"] = {q: world.entities[q]["author_id"] for q in qids}
-    elif surf == TAG:
-        tag = s.focus or ""
+    if surf in (LIST, TAG):
         qids = listed(world, s)
         views = _cards(world, qids)
         ctx["authors"] = {q: world.entities[q]["author_id"] for q in qids}
+    if surf == TAG:
+        tag = s.focus or ""
         ctx.update(tag=tag, tag_info=V.TAG_INFO[tag], tag_count=len(qids),
                    related=list(V.RELATED[tag]))
     elif surf == USER:

@@ -13,7 +13,7 @@ from webmdp.core.model import Entity, World, WorldSpec
 from webmdp.core.site import Site
 from webmdp.core.spec import Action
 from webmdp.sites._common.catalog import best
-from webmdp.sites._common.templates import Group, PinnedTemplate, collect
+from webmdp.sites._common.templates import TARGET, Group, PinnedTemplate, collect, split
 from webmdp.sites._common.worldgen import others, pin_group
 from webmdp.sites.qa import vocab as V
 from webmdp.sites.qa.mdp import answer_order, answers_to, me
@@ -50,27 +50,23 @@ class QuestionTemplate(PinnedTemplate):
     """A group of questions on one tag and topic: the target and its hard negatives differ in
     the attribute the instruction names; no filler shares the group's tag and topic."""
 
-    commit_action = "Vote"
     card: tuple[str, ...] = ("tags",)
     """Card fields the instruction names; the whole group shares them."""
     ids = "QST"
     opener = ("OpenQuestion", "GoBack", "question_id")
     distinct_titles = True
+    by = {"topic": lambda p: Action("Search", {"query": p["topic"]}),
+          "tag": lambda p: Action("FilterTag", {"tag": p["tag"]}),
+          "year": lambda p: Action("SetAskedYear", {"year": p["year"]}),
+          "votes": lambda p: Action("SetMinVotes", {"min_votes": p["floor"]}),
+          "unanswered": lambda p: Action("ToggleUnanswered"),
+          "accepted": lambda p: Action("ToggleAccepted")}
 
     def group(self, rng: random.Random, tag: str, k: int) -> Group:
         raise NotImplementedError
 
     def avoid(self, p: dict[str, Any]) -> tuple[Entity, ...]:
         return ({"tag": p["tag"], "topic": p["topic"]},)
-
-    direction = "up"
-    """The default commit: a vote on the target question, this way."""
-
-    def commit(self, d: Draft, world: World) -> list[Action]:
-        return [Action("Vote", {"post_id": d.target, "direction": self.direction})]
-
-    def verifier(self, d: Draft, world: World) -> list[Condition]:
-        return voted(d, self.direction)
 
     def draft(self, site: Site, rng: random.Random, hard_negatives: int) -> Draft:
         tag = rng.choice(V.TAGS)
@@ -90,12 +86,28 @@ class QuestionTemplate(PinnedTemplate):
                                               self.avoid(params)))
 
 
-def on_topic(e: Entity, p: dict[str, Any]) -> bool:
-    return bool(e["tag"] == p["tag"] and e["topic"] == p["topic"])
+ON_TOPIC = {"tag": "tag", "topic": "topic"}
+"""``wants`` of a question on the task's tag and topic."""
 
 
-def search(p: dict[str, Any]) -> Action:
-    return Action("Search", {"query": p["topic"]})
+class Votes(PinnedTemplate):
+    """Commit: a vote on the target question, this ``direction``."""
+
+    commit_action, direction = "Vote", "up"
+
+    def commit(self, d: Draft, world: World) -> list[Action]:
+        return [Action("Vote", {"post_id": d.target, "direction": self.direction})]
+
+    def verifier(self, d: Draft, world: World) -> list[Condition]:
+        return [*membership(d, f"votes.{self.direction}", f"{self.direction}voted"),
+                *commit_conditions("vote", {d.target: self.direction})]
+
+
+class Bookmarks(PinnedTemplate):
+    """Commit: bookmark the target question."""
+
+    commit_action = "Bookmark"
+    commit_with, marked = {"question_id": TARGET}, ("bookmarks", "bookmarked")
 
 
 def newest_answer(world: World, qid: str) -> str:
@@ -108,11 +120,6 @@ def answer_by(world: World, qid: str, author: str) -> str:
 
 def accepted_of(world: World, qid: str) -> str:
     return next(a for a in answers_to(world, qid) if world.entities[a]["accepted"])
-
-
-def voted(d: Draft, direction: str) -> list[Condition]:
-    return [*membership(d, f"votes.{direction}", f"{direction}voted"),
-            *commit_conditions("vote", {d.target: direction})]
 
 
 def comment(post: str, text: str) -> list[Action]:
@@ -130,34 +137,28 @@ def commented(post: str, text: str, others: list[str]) -> list[Condition]:
 # Templates whose commit lands on the target question itself: find it by a detail-only
 # attribute (error, environment, code, body) or a superlative, then vote, bookmark, comment or
 # answer.
-class UpvoteByError(QuestionTemplate):
+class UpvoteByError(Votes, QuestionTemplate):
     """Detail-only target: the error message is only on the question page."""
 
     name = "upvote_by_error"
     description = "Search a topic, filter by tag, open questions, upvote the one with an error"
-    detail = ("error",)
+    detail, narrow = ("error",), ("topic", "tag")
+    wants = {**ON_TOPIC, "error": "error"}
     sentence = ("Several [{tag}] questions ask about '{topic}'. Upvote the one that reports the "
                 "error \"{error}\".")
 
     def group(self, rng: random.Random, tag: str, k: int) -> Group:
         errs = rng.sample(V.ERRORS[tag], k + 1)
-        return {}, {"error": errs[0]}, [{"error": x} for x in errs[1:]], (), \
-            {"error": errs[0]}
-
-    def fits(self, e: Entity, p: dict[str, Any]) -> bool:
-        return on_topic(e, p) and e["error"] == p["error"]
-
-    def prefix(self, p: dict[str, Any], world: World) -> list[Action]:
-        return [search(p), Action("FilterTag", {"tag": p["tag"]})]
+        return {}, *split("error", errs), (), {"error": errs[0]}
 
 
-class BookmarkByEnvironment(QuestionTemplate):
+class BookmarkByEnvironment(Bookmarks, QuestionTemplate):
     """Tag and date filters on the list, the environment line on the question page."""
 
     name = "bookmark_by_environment"
     description = "Filter by tag and year asked, bookmark the question written for an environment"
-    commit_action = "Bookmark"
-    detail = ("environment",)
+    detail, narrow = ("environment",), ("tag", "year")
+    wants = {**ON_TOPIC, "year": "year", "environment": "environment"}
     sentence = ("Bookmark the [{tag}] question about '{topic}' asked in {year} whose asker is "
                 "using {environment}.")
 
@@ -167,23 +168,8 @@ class BookmarkByEnvironment(QuestionTemplate):
         # same topic and environment, asked in another year: ruled out on the card
         decoys = tuple({"environment": envs[0], "year": y, "role": "filler"}
                        for y in others(rng, V.YEARS, year, rng.randint(1, 2)))
-        return {"year": year}, {"environment": envs[0]}, \
-            [{"environment": x} for x in envs[1:]], decoys, \
-            {"environment": envs[0], "year": year}
-
-    def fits(self, e: Entity, p: dict[str, Any]) -> bool:
-        return on_topic(e, p) and e["year"] == p["year"] and \
-            e["environment"] == p["environment"]
-
-    def prefix(self, p: dict[str, Any], world: World) -> list[Action]:
-        return [Action("FilterTag", {"tag": p["tag"]}), Action("SetAskedYear",
-                                                               {"year": p["year"]})]
-
-    def commit(self, d: Draft, world: World) -> list[Action]:
-        return [Action("Bookmark", {"question_id": d.target})]
-
-    def verifier(self, d: Draft, world: World) -> list[Condition]:
-        return membership(d, "bookmarks", "bookmarked")
+        return ({"year": year}, *split("environment", envs), decoys,
+                {"environment": envs[0], "year": year})
 
 
 class CommentByCode(QuestionTemplate):
@@ -192,20 +178,13 @@ class CommentByCode(QuestionTemplate):
     name = "comment_by_code"
     description = "Search a topic, read code blocks, comment on the question using a call"
     commit_action = "PostComment"
-    detail = ("code",)
+    detail, narrow, wants = ("code",), ("topic",), {**ON_TOPIC, "token": "token"}
     sentence = ("Find the [{tag}] question about '{topic}' whose code uses `{token}` and comment "
                 "\"{text}\" on it.")
 
     def group(self, rng: random.Random, tag: str, k: int) -> Group:
         toks = rng.sample([t for t, _ in V.CODE[tag]], k + 1)
-        return {}, {"token": toks[0]}, [{"token": x} for x in toks[1:]], (), \
-            {"token": toks[0], "text": rng.choice(COMMENT_TEXTS)}
-
-    def fits(self, e: Entity, p: dict[str, Any]) -> bool:
-        return on_topic(e, p) and e["token"] == p["token"]
-
-    def prefix(self, p: dict[str, Any], world: World) -> list[Action]:
-        return [search(p)]
+        return {}, *split("token", toks), (), {"token": toks[0], "text": rng.choice(COMMENT_TEXTS)}
 
     def commit(self, d: Draft, world: World) -> list[Action]:
         return comment(d.target, d.params["text"])
@@ -219,9 +198,9 @@ class AnswerUnanswered(QuestionTemplate):
 
     name = "answer_unanswered"
     description = "Filter unanswered questions of a tag, answer the one whose body says a phrase"
-    commit_action = "PostAnswer"
-    card = ("tags", "answer_count")
-    detail = ("body",)
+    commit_action, commit_with = "PostAnswer", {"body": "answer"}
+    card, detail, narrow = ("tags", "answer_count"), ("body",), ("tag", "unanswered")
+    fixed, wants = {"unanswered": True}, {**ON_TOPIC, "phrase": "phrase"}
     sentence = ("An unanswered [{tag}] question about '{topic}' says the problem happens {phrase}. "
                 "Answer it with: \"{answer}\"")
 
@@ -229,29 +208,20 @@ class AnswerUnanswered(QuestionTemplate):
         phrases = rng.sample(V.PHRASES, k + 1)
         # same topic and phrase but already answered: ruled out on the card (answer count)
         decoy = {"phrase": phrases[0], "role": "filler", "answers": [{}, {}][:rng.randint(1, 2)]}
-        return {"answers": []}, {"phrase": phrases[0]}, [{"phrase": x} for x in phrases[1:]], \
-            (decoy,), {"phrase": phrases[0], "answer": rng.choice(ANSWER_TEXTS)}
-
-    def fits(self, e: Entity, p: dict[str, Any]) -> bool:
-        return on_topic(e, p) and e["unanswered"] and e["phrase"] == p["phrase"]
-
-    def prefix(self, p: dict[str, Any], world: World) -> list[Action]:
-        return [Action("FilterTag", {"tag": p["tag"]}), Action("ToggleUnanswered")]
-
-    def commit(self, d: Draft, world: World) -> list[Action]:
-        return [Action("PostAnswer", {"body": d.params["answer"]})]
+        return ({"answers": []}, *split("phrase", phrases), (decoy,),
+                {"phrase": phrases[0], "answer": rng.choice(ANSWER_TEXTS)})
 
     def verifier(self, d: Draft, world: World) -> list[Condition]:
         return [*membership(d, "answered", "answered"),
                 *commit_conditions("answer", {d.target: d.params["answer"]})]
 
 
-class DownvoteLatestEdited(QuestionTemplate):
+class DownvoteLatestEdited(Votes, QuestionTemplate):
     """Superlative over a detail field (last edit date) after a vote filter."""
 
     name = "downvote_latest_edited"
     description = "Search a topic with a minimum score, downvote the most recently edited"
-    detail = ("modified",)
+    detail, narrow, wants = ("modified",), ("topic", "votes"), ON_TOPIC
     compare = True
     direction = "down"
     sentence = ("Among the [{tag}] questions about '{topic}' with at least {floor} votes, downvote "
@@ -269,18 +239,15 @@ class DownvoteLatestEdited(QuestionTemplate):
         return {}, q(edits[0]), [q(x) for x in edits[1:]], (), {"floor": floor}
 
     def fits(self, e: Entity, p: dict[str, Any]) -> bool:
-        return on_topic(e, p) and e["votes"] >= int(p["floor"])
-
-    def prefix(self, p: dict[str, Any], world: World) -> list[Action]:
-        return [search(p), Action("SetMinVotes", {"min_votes": p["floor"]})]
+        return super().fits(e, p) and e["votes"] >= int(p["floor"])
 
 
-class MostCommented(QuestionTemplate):
+class MostCommented(Votes, QuestionTemplate):
     """Comparison over a detail field (the comment thread) after a sort."""
 
     name = "most_commented"
     description = "Search a topic, sort by views, upvote the question with the most comments"
-    detail = ("comments",)
+    detail, narrow, order, wants = ("comments",), ("topic",), "views", ON_TOPIC
     compare = True
     sentence = "Of the [{tag}] questions about '{topic}', upvote the one with the most comments."
 
@@ -293,24 +260,17 @@ class MostCommented(QuestionTemplate):
 
         return {}, thread(sizes[0] + 1), [thread(n) for n in sizes[1:]], (), {}
 
-    def fits(self, e: Entity, p: dict[str, Any]) -> bool:
-        return on_topic(e, p)
-
     def matches(self, d: Draft, world: World) -> list[str]:
         cands = [{"id": e["id"], "n": len(e["comments"])} for e in self.candidates(d, world)]
         return best(cands, "n", highest=True)
 
-    def prefix(self, p: dict[str, Any], world: World) -> list[Action]:
-        return [search(p), Action("SortBy", {"order": "views"})]
 
-
-class UserQuestionByError(QuestionTemplate):
+class UserQuestionByError(Bookmarks, QuestionTemplate):
     """Through a user's profile: their questions on a tag, told apart by the error."""
 
     name = "user_question_by_error"
     description = "Open a user's profile, bookmark their question that fails with an error"
-    commit_action = "Bookmark"
-    detail = ("error",)
+    detail, wants = ("error",), {"author": "user", "tag": "tag", "error": "error"}
     sentence = ("The user '{user}' has asked several [{tag}] questions. Go to their profile and "
                 "bookmark the one that fails with \"{error}\".")
 
@@ -325,29 +285,19 @@ class UserQuestionByError(QuestionTemplate):
     def avoid(self, p: dict[str, Any]) -> tuple[Entity, ...]:
         return ({"author": p["user"]},)
 
-    def fits(self, e: Entity, p: dict[str, Any]) -> bool:
-        return bool(e["author"] == p["user"] and e["tag"] == p["tag"]
-                    and e["error"] == p["error"])
-
     def prefix(self, p: dict[str, Any], world: World) -> list[Action]:
         user = p["user"]
         return [Action("Search", {"query": user}),
                 Action("OpenUser", {"user_id": user_id(world, user)})]
 
-    def commit(self, d: Draft, world: World) -> list[Action]:
-        return [Action("Bookmark", {"question_id": d.target})]
 
-    def verifier(self, d: Draft, world: World) -> list[Condition]:
-        return membership(d, "bookmarks", "bookmarked")
-
-
-class TagPageNewest(QuestionTemplate):
+class TagPageNewest(Votes, QuestionTemplate):
     """The tag page lists questions newest first: the newest one whose body names a phrase
     (superlative over a card field restricted by a detail field)."""
 
     name = "tag_page_newest"
     description = "Open a tag's page, upvote the newest question whose body names a phrase"
-    detail = ("body",)
+    detail, wants = ("body",), {**ON_TOPIC, "phrase": "phrase"}
     sentence = ("On the [{tag}] tag page, find the newest question about '{topic}' that says the "
                 "problem happens {phrase}, and upvote it.")
     best_by, highest = "asked", True
@@ -359,9 +309,6 @@ class TagPageNewest(QuestionTemplate):
                 for x, d in zip(others(rng, V.PHRASES, phrase, k), days[:k], strict=True)]
         decoys = tuple({"phrase": phrase, "asked": d, "role": "filler"} for d in days[k + 1:])
         return {}, {"phrase": phrase, "asked": days[k]}, negs, decoys, {"phrase": phrase}
-
-    def fits(self, e: Entity, p: dict[str, Any]) -> bool:
-        return on_topic(e, p) and e["phrase"] == p["phrase"]
 
     def prefix(self, p: dict[str, Any], world: World) -> list[Action]:
         tag = p["tag"]
@@ -378,7 +325,7 @@ class AcceptNewestAnswer(QuestionTemplate):
     name = "accept_newest_answer"
     description = "From your profile, open your question with an error, accept its newest answer"
     commit_action = "AcceptAnswer"
-    detail = ("error",)
+    detail, fixed, wants = ("error",), {"author": V.ME}, {"error": "error"}
     sentence = ("One of your own [{tag}] questions about '{topic}' fails with \"{error}\". Accept "
                 "its most recent answer.")
 
@@ -395,9 +342,6 @@ class AcceptNewestAnswer(QuestionTemplate):
 
     def avoid(self, p: dict[str, Any]) -> tuple[Entity, ...]:
         return ({"author": V.ME},)
-
-    def fits(self, e: Entity, p: dict[str, Any]) -> bool:
-        return bool(e["author"] == V.ME and e["error"] == p["error"])
 
     def prefix(self, p: dict[str, Any], world: World) -> list[Action]:
         return [Action("OpenUser", {"user_id": me(world)})]
@@ -416,7 +360,9 @@ class UpvoteAnswerByUser(QuestionTemplate):
 
     name = "upvote_answer_by_user"
     description = "Filter a tag, sort by score, find the question by its code, upvote an answer"
-    detail = ("code",)
+    commit_action = "Vote"
+    detail, narrow, order = ("code",), ("tag",), "votes"
+    wants = {**ON_TOPIC, "token": "token"}
     sentence = ("On the [{tag}] question about '{topic}' whose code uses `{token}`, upvote the "
                 "answer written by {user}.")
 
@@ -432,13 +378,6 @@ class UpvoteAnswerByUser(QuestionTemplate):
 
     def avoid(self, p: dict[str, Any]) -> tuple[Entity, ...]:
         return (*super().avoid(p), {"author": p["user"]})
-
-    def fits(self, e: Entity, p: dict[str, Any]) -> bool:
-        return on_topic(e, p) and e["token"] == p["token"]
-
-    def prefix(self, p: dict[str, Any], world: World) -> list[Action]:
-        return [Action("FilterTag", {"tag": p["tag"]}),
-                Action("SortBy", {"order": "votes"})]
 
     def commit(self, d: Draft, world: World) -> list[Action]:
         return [Action("Vote", {"post_id": answer_by(world, d.target, d.params["user"]),
@@ -460,8 +399,8 @@ class CommentOnAcceptedAnswer(QuestionTemplate):
     name = "comment_on_accepted_answer"
     description = "Filter accepted questions of a topic, comment on one's accepted answer"
     commit_action = "PostComment"
-    card = ("tags", "accepted")
-    detail = ("environment",)
+    card, detail, narrow = ("tags", "accepted"), ("environment",), ("topic", "accepted")
+    fixed, wants = {"accepted": True}, {**ON_TOPIC, "environment": "environment"}
     sentence = ("Find the answered [{tag}] question about '{topic}' whose asker uses "
                 "{environment}, and comment \"{text}\" on its accepted answer.")
 
@@ -479,12 +418,6 @@ class CommentOnAcceptedAnswer(QuestionTemplate):
         return {}, q(envs[0]), [q(x) for x in envs[1:]], (decoy,), \
             {"environment": envs[0], "text": rng.choice(COMMENT_TEXTS)}
 
-    def fits(self, e: Entity, p: dict[str, Any]) -> bool:
-        return on_topic(e, p) and e["accepted"] and e["environment"] == p["environment"]
-
-    def prefix(self, p: dict[str, Any], world: World) -> list[Action]:
-        return [search(p), Action("ToggleAccepted")]
-
     def commit(self, d: Draft, world: World) -> list[Action]:
         return comment(accepted_of(world, d.target), d.params["text"])
 
@@ -499,21 +432,15 @@ class AnswerAndBookmark(AnswerUnanswered):
 
     name = "answer_and_bookmark"
     description = "Search unanswered questions, answer and bookmark the one with an error"
-    detail = ("error",)
+    detail, narrow, wants = ("error",), ("topic", "unanswered"), {**ON_TOPIC, "error": "error"}
     sentence = ("Find the unanswered question about '{topic}' that fails with \"{error}\", answer "
                 "it with \"{answer}\" and bookmark it.")
 
     def group(self, rng: random.Random, tag: str, k: int) -> Group:
         errs = rng.sample(V.ERRORS[tag], k + 1)
         decoy = {"error": errs[0], "role": "filler", "answers": [{}]}
-        return {"answers": []}, {"error": errs[0]}, [{"error": x} for x in errs[1:]], \
-            (decoy,), {"error": errs[0], "answer": rng.choice(ANSWER_TEXTS)}
-
-    def fits(self, e: Entity, p: dict[str, Any]) -> bool:
-        return on_topic(e, p) and e["unanswered"] and e["error"] == p["error"]
-
-    def prefix(self, p: dict[str, Any], world: World) -> list[Action]:
-        return [search(p), Action("ToggleUnanswered")]
+        return ({"answers": []}, *split("error", errs), (decoy,),
+                {"error": errs[0], "answer": rng.choice(ANSWER_TEXTS)})
 
     def commit(self, d: Draft, world: World) -> list[Action]:
         return [*super().commit(d, world), Action("Bookmark", {"question_id": d.target})]

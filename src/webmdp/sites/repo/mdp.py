@@ -7,7 +7,15 @@ from __future__ import annotations
 from webmdp.core.model import World
 from webmdp.core.spec import Action
 from webmdp.errors import require
-from webmdp.sites._common.handlers import Handler, Params, catalog_action, dispatch, switch
+from webmdp.sites._common.handlers import (
+    Handler,
+    Params,
+    catalog_action,
+    dispatch,
+    listed,
+    step,
+    switch,
+)
 from webmdp.sites.repo import vocab as V
 from webmdp.sites.repo.catalog import CATALOG
 from webmdp.sites.repo.listing import issue_list, pr_list, state_of
@@ -29,59 +37,30 @@ def _on(s: RepoState, name: str, *surfaces: str) -> None:
 # -- navigation ---------------------------------------------------------------------------------
 def _open_repo(s: RepoState, p: Params, world: World) -> RepoState:
     _on(s, "OpenRepo", "RepoList")
-    rid = p["repo_id"]
-    require(rid in CATALOG.visible(world, s), f"OpenRepo: {rid} is not on this page")
+    rid = listed("OpenRepo", p["repo_id"], CATALOG.visible(world, s))
     return s.replace(surface="RepoDetail", focus=rid, repo=rid)
-
-
-def _back_to_repos(s: RepoState, p: Params, world: World) -> RepoState:
-    _on(s, "BackToRepos", *REPO_TABS)
-    return s.replace(surface="RepoList", focus=None, repo="", composing=False)
-
-
-def _code_tab(s: RepoState, p: Params, world: World) -> RepoState:
-    _on(s, "OpenCodeTab", "IssueList", "IssueDetail", "PullRequestList", "PRDetail")
-    return s.replace(surface="RepoDetail", focus=s.repo, composing=False)
-
-
-def _issues_tab(s: RepoState, p: Params, world: World) -> RepoState:
-    _on(s, "OpenIssues", "RepoDetail", "IssueDetail", "PullRequestList", "PRDetail")
-    return s.replace(surface="IssueList", focus=None, composing=False, issue_state="open",
-                     issue_label="", issue_author="", issue_sort="newest")
-
-
-def _prs_tab(s: RepoState, p: Params, world: World) -> RepoState:
-    _on(s, "OpenPullRequests", "RepoDetail", "IssueList", "IssueDetail", "PRDetail")
-    return s.replace(surface="PullRequestList", focus=None, composing=False, pr_state="open",
-                     pr_sort="newest")
 
 
 def _open_issue(s: RepoState, p: Params, world: World) -> RepoState:
     _on(s, "OpenIssue", "IssueList")
-    iid = p["issue_id"]
-    require(iid in issue_list(s, world), f"OpenIssue: {iid} is not in the list")
+    iid = listed("OpenIssue", p["issue_id"], issue_list(s, world), "in the list")
     return s.replace(surface="IssueDetail", focus=iid, composing=False)
-
-
-def _back_to_issues(s: RepoState, p: Params, world: World) -> RepoState:
-    _on(s, "BackToIssues", "IssueDetail")
-    return s.replace(surface="IssueList", focus=None)
 
 
 def _open_pr(s: RepoState, p: Params, world: World) -> RepoState:
     _on(s, "OpenPR", "PullRequestList")
-    pid = p["pr_id"]
-    require(pid in pr_list(s, world), f"OpenPR: {pid} is not in the list")
+    pid = listed("OpenPR", p["pr_id"], pr_list(s, world), "in the list")
     return s.replace(surface="PRDetail", focus=pid)
 
 
-def _back_to_prs(s: RepoState, p: Params, world: World) -> RepoState:
-    _on(s, "BackToPRs", "PRDetail")
-    return s.replace(surface="PullRequestList", focus=None)
+def _tab(name: str, surface: str, **changes: object) -> Handler[RepoState]:
+    """A tab of the open repository (or Back to a list): from its other pages only."""
+    return step(tuple(t for t in REPO_TABS if t != surface), f"{name}: not available here",
+                **{"surface": surface, "focus": None, "composing": False, **changes})
 
 
 # -- list filters -------------------------------------------------------------------------------
-_CONTROLS = {  # action: (the list it is on, the state field it sets, its parameter, choices)
+CONTROLS = {  # action: (the list it is on, the state field it sets, its parameter, choices)
     "FilterIssueState": ("IssueList", "issue_state", "state", V.ISSUE_STATES),
     "FilterIssueLabel": ("IssueList", "issue_label", "label", V.LABELS),
     "FilterIssueAuthor": ("IssueList", "issue_author", "author", V.PEOPLE),
@@ -94,7 +73,7 @@ _CLEARED_BY_REPEAT = ("FilterIssueLabel", "FilterIssueAuthor")
 
 
 def _control(name: str) -> Handler[RepoState]:
-    surface, field, param, choices = _CONTROLS[name]
+    surface, field, param, choices = CONTROLS[name]
 
     def go(s: RepoState, p: Params, world: World) -> RepoState:
         _on(s, name, surface)
@@ -120,18 +99,6 @@ def _watch(s: RepoState, p: Params, world: World) -> RepoState:
     _on(s, "WatchRepo", "RepoDetail")
     require(p["level"] in V.WATCH_LEVELS, f"WatchRepo: {p['level']!r}")
     return s.replace(watching=(*s.watching, (s.repo, p["level"])))
-
-
-def _new_issue(s: RepoState, p: Params, world: World) -> RepoState:
-    _on(s, "NewIssue", "IssueList")
-    require(not s.composing, "NewIssue: the form is already open")
-    return s.replace(composing=True)
-
-
-def _cancel_issue(s: RepoState, p: Params, world: World) -> RepoState:
-    _on(s, "CancelNewIssue", "IssueList")
-    require(s.composing, "CancelNewIssue: no form open")
-    return s.replace(composing=False)
 
 
 def _create_issue(s: RepoState, p: Params, world: World) -> RepoState:
@@ -195,13 +162,26 @@ def _merge_pr(s: RepoState, p: Params, world: World) -> RepoState:
 
 
 _HANDLERS: dict[str, Handler[RepoState]] = {
-    "OpenRepo": _open_repo, "BackToRepos": _back_to_repos, "OpenCodeTab": _code_tab,
-    "OpenIssues": _issues_tab, "OpenPullRequests": _prs_tab, "OpenIssue": _open_issue,
-    "BackToIssues": _back_to_issues, "OpenPR": _open_pr, "BackToPRs": _back_to_prs,
-    **{name: _control(name) for name in _CONTROLS},
+    "OpenRepo": _open_repo, "OpenIssue": _open_issue, "OpenPR": _open_pr,
+    "BackToRepos": step(REPO_TABS, "BackToRepos: no repository open", surface="RepoList",
+                        focus=None, repo="", composing=False),
+    "OpenCodeTab": _tab("OpenCodeTab", "RepoDetail", focus=lambda s, p: s.repo),
+    "OpenIssues": _tab("OpenIssues", "IssueList", issue_state="open", issue_label="",
+                       issue_author="", issue_sort="newest"),
+    "OpenPullRequests": _tab("OpenPullRequests", "PullRequestList", pr_state="open",
+                             pr_sort="newest"),
+    "BackToIssues": step("IssueDetail", "BackToIssues: no issue open", surface="IssueList",
+                         focus=None),
+    "BackToPRs": step("PRDetail", "BackToPRs: no pull request open", surface="PullRequestList",
+                      focus=None),
+    "NewIssue": step(lambda s: s.surface == "IssueList" and not s.composing,
+                     "NewIssue: not on the issue list, or the form is already open",
+                     composing=True),
+    "CancelNewIssue": step(lambda s: s.surface == "IssueList" and s.composing,
+                           "CancelNewIssue: no form open", composing=False),
+    **{name: _control(name) for name in CONTROLS},
     **switch(("StarRepo", "UnstarRepo"), "starred", "starred", _star_target),
-    "WatchRepo": _watch, "NewIssue": _new_issue, "CancelNewIssue": _cancel_issue,
-    "CreateIssue": _create_issue, "AddComment": _comment, "AssignIssue": _assign,
-    "LabelIssue": _label, "MergePR": _merge_pr,
+    "WatchRepo": _watch, "CreateIssue": _create_issue, "AddComment": _comment,
+    "AssignIssue": _assign, "LabelIssue": _label, "MergePR": _merge_pr,
     **{name: _set_state(name) for name in ("CloseIssue", "ReopenIssue", "ClosePR")},
 }

@@ -18,7 +18,9 @@ from webmdp.sites.repo.listing import (
     last,
     pr_list,
     state_of,
+    toggled,
 )
+from webmdp.sites.repo.mdp import CONTROLS
 from webmdp.sites.repo.state import RepoState
 from webmdp.sites.repo.world import ISSUE_CARD, ISSUE_DETAIL, PR_DETAIL, REPO_CARD, REPO_DETAIL
 
@@ -42,6 +44,12 @@ def _star_actions(s: RepoState, rid: str) -> list[Action]:
     return [Action(name, {"repo_id": rid})]
 
 
+def _controls(surface: str) -> list[Action]:
+    """The filter and sort choices of an issue or pull-request list."""
+    return [Action(name, {param: c}) for name, (on, _, param, choices) in CONTROLS.items()
+            if on == surface for c in choices]
+
+
 def available(s: RepoState, world: World) -> tuple[Action, ...]:
     surf = s.surface
     out: list[Action] = [Action("Search")]
@@ -56,16 +64,12 @@ def available(s: RepoState, world: World) -> tuple[Action, ...]:
         out += _star_actions(s, s.repo)
         out += [Action("WatchRepo", {"level": lv}) for lv in V.WATCH_LEVELS]
     elif surf == "IssueList":
-        out += [Action("FilterIssueState", {"state": st}) for st in V.ISSUE_STATES]
-        out += [Action("FilterIssueLabel", {"label": lb}) for lb in V.LABELS]
-        out += [Action("FilterIssueAuthor", {"author": a}) for a in V.PEOPLE]
-        out += [Action("SortIssues", {"order": o}) for o in V.ISSUE_SORTS]
+        out += _controls(surf)
         out += [Action("OpenIssue", {"issue_id": i}) for i in issue_list(s, world)]
         out += [Action("CancelNewIssue"), Action("CreateIssue")] if s.composing \
             else [Action("NewIssue")]
     elif surf == "PullRequestList":
-        out += [Action("FilterPRState", {"state": st}) for st in V.PR_STATES]
-        out += [Action("SortPRs", {"order": o}) for o in V.PR_SORTS]
+        out += _controls(surf)
         out += [Action("OpenPR", {"pr_id": p}) for p in pr_list(s, world)]
     elif surf == "IssueDetail":
         out += [Action("BackToIssues"), Action("AddComment")]
@@ -133,18 +137,6 @@ def observe(s: RepoState, world: World) -> Observation:
     return observation(s, SURFACES, views, available(s, world), ctx)
 
 
-def _net(pairs: tuple[tuple[str, str], ...]) -> dict[str, list[str]]:
-    """Values toggled on an odd number of times, per entity (assignees or labels added)."""
-    out: dict[str, list[str]] = {}
-    for eid, v in pairs:
-        vals = out.setdefault(eid, [])
-        if v in vals:
-            vals.remove(v)
-        else:
-            vals.append(v)
-    return out
-
-
 def facts(s: RepoState) -> dict[str, Any]:
     """Stars, watches, state changes (with the merge method), comments, assignments, labels
     and created issues, one fact per parameter so a verdict names what is wrong."""
@@ -157,7 +149,8 @@ def facts(s: RepoState) -> dict[str, Any]:
                            **keyed("merge_method.{}", s.merges),
                            **grouped("comments.{}", s.comments)}
     for key, pairs in (("assigned", s.assigned), ("labelled", s.labelled)):
-        net = _net(pairs)
+        # values toggled on an odd number of times, per entity (assignees or labels added)
+        net = {eid: toggled([], pairs, eid) for eid in dict.fromkeys(k for k, _ in pairs)}
         out[key] = [eid for eid, vals in net.items() if vals]
         out.update({f"{key}.{eid}": vals for eid, vals in net.items()})
     if s.created:

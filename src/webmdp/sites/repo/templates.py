@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import random
 import sys
-from typing import Any, ClassVar
+from typing import Any
 
 from webmdp.core.model import Entity, World, WorldSpec
 from webmdp.core.site import Site
 from webmdp.core.spec import Action
 from webmdp.sites._common.catalog import BrowseState, best
-from webmdp.sites._common.templates import Group, PinnedTemplate, collect, untouched
+from webmdp.sites._common.templates import TARGET, Group, PinnedTemplate, collect, untouched
 from webmdp.sites._common.worldgen import others, pin_group
 from webmdp.sites.repo import vocab as V
 from webmdp.sites.repo.catalog import CATALOG
@@ -44,6 +44,12 @@ class RepoTemplate(PinnedTemplate):
     """The decision object is a repository: find it on the search page, open it, commit."""
 
     opener = ("OpenRepo", "BackToRepos", "repo_id")
+    by = {"query": lambda p: Action("Search", {"query": p["query"]}),
+          "repo": lambda p: Action("Search", {"query": p["repo"]}),
+          "language": lambda p: Action("SetLanguage", {"language": p["language"]}),
+          "topic": lambda p: Action("ToggleTopic", {"topic": p["topic"]}),
+          "stars": lambda p: Action("SetMinStars", {"stars": p["stars"]}),
+          "license": lambda p: Action("SetLicense", {"license": p["license"]})}
 
     def group(self, rng: random.Random, k: int) -> Group:
         raise NotImplementedError
@@ -63,16 +69,14 @@ class ChildTemplate(PinnedTemplate):
 
     kind, ids, tab = "issue", "ISS-", "OpenIssues"
     opener = ("OpenIssue", "BackToIssues", "issue_id")
+    fixed = {"state": "open"}
+    by = {"label": lambda p: Action("FilterIssueLabel", {"label": p["label"]}),
+          "author": lambda p: Action("FilterIssueAuthor", {"author": p["author"]}),
+          "closed": lambda p: Action("FilterIssueState", {"state": "closed"}),
+          "most_commented": lambda p: Action("SortIssues", {"order": "most_commented"}),
+          "oldest": lambda p: Action("SortPRs", {"order": "oldest"})}
 
     def group(self, rng: random.Random, k: int) -> Group:
-        raise NotImplementedError
-
-    def filters(self, p: dict[str, Any]) -> list[Action]:
-        return []
-
-    def criteria(self, p: dict[str, Any]) -> dict[str, Any]:
-        """What the instruction asks of the target: a value a field equals, a value a list
-        field holds, or (``body``) a term the description mentions."""
         raise NotImplementedError
 
     def draft(self, site: Site, rng: random.Random, hard_negatives: int) -> Draft:
@@ -86,9 +90,6 @@ class ChildTemplate(PinnedTemplate):
         avoid = ({"name": name}, {**tag, **base, **extra})
         return self.compose(params, spec((host, *group, *decoys), avoid))
 
-    def fits(self, e: Entity, p: dict[str, Any]) -> bool:
-        return all(_holds(f, e[f], v) for f, v in self.criteria(p).items())
-
     def host(self, world: World, p: dict[str, Any]) -> str:
         return next(e["id"] for e in repos(world) if e["name"] == p["repo"])
 
@@ -99,7 +100,7 @@ class ChildTemplate(PinnedTemplate):
     def prefix(self, p: dict[str, Any], world: World) -> list[Action]:
         return [Action("Search", {"query": p["repo"]}),
                 Action("OpenRepo", {"repo_id": self.host(world, p)}), Action(self.tab),
-                *self.filters(p)]
+                *super().prefix(p, world)]
 
 
 class PRTemplate(ChildTemplate):
@@ -107,24 +108,13 @@ class PRTemplate(ChildTemplate):
     opener = ("OpenPR", "BackToPRs", "pr_id")
 
 
-def _holds(field: str, value: Any, want: Any) -> bool:
-    if field == "body" or isinstance(value, list):
-        return bool(want in value)
-    return bool(value == want)
-
-
 # Templates whose decision object is a repository: search and filter the repository page, open
 # candidates (the detail-only About box tells them apart), then star, watch or open an issue.
-class Star:
+class Star(PinnedTemplate):
     """Commit: star the target repository."""
 
-    commit_action: ClassVar[str] = "StarRepo"
-
-    def commit(self, d: Draft, world: World) -> list[Action]:
-        return [Action("StarRepo", {"repo_id": d.target})]
-
-    def verifier(self, d: Draft, world: World) -> list[Condition]:
-        return membership(d, "starred", "starred")
+    commit_action = "StarRepo"
+    commit_with, marked = {"repo_id": TARGET}, ("starred", "starred")
 
 
 class MostForksWatched(Star, RepoTemplate):
@@ -134,6 +124,7 @@ class MostForksWatched(Star, RepoTemplate):
     name = "search_language_most_forks"
     description = "Search, filter by language, sort by forks, star the top one with enough watchers"
     card, detail = ("description", "language"), ("watchers",)
+    narrow, order = ("query", "language"), "forks"
     sentence = ("Search for '{query}' and filter by {language} language. Sort by forks and star "
                 "the one with the most forks that has at least {watchers} watchers.")
 
@@ -153,11 +144,6 @@ class MostForksWatched(Star, RepoTemplate):
     def avoid(self, p: dict[str, Any]) -> tuple[Entity, ...]:
         return ({"language": p["language"]},)
 
-    def prefix(self, p: dict[str, Any], world: World) -> list[Action]:
-        return [Action("Search", {"query": p["query"]}),
-                Action("SetLanguage", {"language": p["language"]}),
-                Action("SortBy", {"order": "forks"})]
-
     def matches(self, d: Draft, world: World) -> list[str]:
         p = d.params
         ents = [e for e in listed(world, p["query"], language=p["language"])
@@ -171,6 +157,7 @@ class TopicBranch(Star, RepoTemplate):
     name = "topic_stars_license_branch"
     description = "Filter topic, stars and license; star the one on a given default branch"
     card, detail = ("topics", "stars"), ("license", "default_branch")
+    narrow = ("topic", "stars", "license")
     sentence = ("Find a repository tagged '{topic}' with at least {stars:,} stars under the "
                 "{license} license whose default branch is '{branch}', and star it.")
 
@@ -190,11 +177,6 @@ class TopicBranch(Star, RepoTemplate):
     def words(self, p: dict[str, Any]) -> dict[str, Any]:
         return {**p, "stars": int(p["stars"])}
 
-    def prefix(self, p: dict[str, Any], world: World) -> list[Action]:
-        return [Action("ToggleTopic", {"topic": p["topic"]}),
-                Action("SetMinStars", {"stars": p["stars"]}),
-                Action("SetLicense", {"license": p["license"]})]
-
     def matches(self, d: Draft, world: World) -> list[str]:
         p = d.params
         return [e["id"] for e in listed(world, topics=(p["topic"],), stars=p["stars"],
@@ -207,9 +189,9 @@ class WatchMostWatched(RepoTemplate):
 
     name = "watch_most_watched"
     description = "Filter language and topic, compare watchers on each page, watch the top one"
-    commit_action = "WatchRepo"
+    commit_action, commit_with = "WatchRepo", {"level": "level"}
     card, detail = ("language", "topics"), ("watchers",)
-    compare = True
+    compare, narrow = True, ("language", "topic")
     sentence = ("Among {language} repositories tagged '{topic}', find the one with the most "
                 "watchers and watch it with '{level}'.")
 
@@ -225,17 +207,10 @@ class WatchMostWatched(RepoTemplate):
     def words(self, p: dict[str, Any]) -> dict[str, Any]:
         return {**p, "level": V.WATCH_LABELS[p["level"]]}
 
-    def prefix(self, p: dict[str, Any], world: World) -> list[Action]:
-        return [Action("SetLanguage", {"language": p["language"]}),
-                Action("ToggleTopic", {"topic": p["topic"]})]
-
     def matches(self, d: Draft, world: World) -> list[str]:
         p = d.params
         return best(listed(world, language=p["language"], topics=(p["topic"],)), "watchers",
                     highest=True)
-
-    def commit(self, d: Draft, world: World) -> list[Action]:
-        return [Action("WatchRepo", {"level": d.params["level"]})]
 
     def verifier(self, d: Draft, world: World) -> list[Condition]:
         return [*commit_conditions("watch", {d.target: d.params["level"]}, "watch level of"),
@@ -248,13 +223,10 @@ class CopyTemplate(RepoTemplate):
     """Copies of one repository under several owners: search its name, a detail field tells
     them apart."""
 
-    ids, card = "REPO-", ("name",)
+    ids, card, narrow = "REPO-", ("name",), ("repo",)
 
     def avoid(self, p: dict[str, Any]) -> tuple[Entity, ...]:
         return ({"name": p["repo"]},)
-
-    def prefix(self, p: dict[str, Any], world: World) -> list[Action]:
-        return [Action("Search", {"query": p["repo"]})]
 
 
 class ForkOnBranch(Star, CopyTemplate):
@@ -263,6 +235,7 @@ class ForkOnBranch(Star, CopyTemplate):
     name = "fork_default_branch"
     description = "Search a repository name shared by forks; star the one on a given branch"
     detail = ("default_branch",)
+    wants = {"name": "repo", "default_branch": "branch"}
     sentence = ("Several owners host a copy of '{repo}'. Star the copy whose default branch is "
                 "'{branch}'.")
 
@@ -274,17 +247,15 @@ class ForkOnBranch(Star, CopyTemplate):
         return ({"name": name}, {"default_branch": branch, "owner": owners[0]}, negs, (),
                 {"repo": name, "branch": branch})
 
-    def fits(self, e: Entity, p: dict[str, Any]) -> bool:
-        return bool(e["name"] == p["repo"] and e["default_branch"] == p["branch"])
-
 
 class IssueInLicensedCopy(CopyTemplate):
     """Issue creation (title, label, assignee, each checked) in the copy under a license."""
 
     name = "create_issue_licensed_copy"
     description = "Find the copy of a repository under a license and open a labelled issue"
-    commit_action = "CreateIssue"
-    detail = ("license",)
+    commit_action, commit_after = "CreateIssue", ("OpenIssues", "NewIssue")
+    commit_with = {"title": "title", "label": "label", "assignee": "assignee"}
+    detail, wants = ("license",), {"name": "repo", "license": "license"}
     sentence = ("In the copy of '{repo}' released under the {license} license, open a new issue "
                 "titled '{title}' with the label '{label}', assigned to {assignee}.")
 
@@ -297,15 +268,6 @@ class IssueInLicensedCopy(CopyTemplate):
         return ({"name": name}, {"license": lic, "owner": owners[0]}, negs, (), {
             "repo": name, "license": lic, "title": f"{subject[0].upper()}{subject[1:]}",
             "label": rng.choice(V.LABELS), "assignee": rng.choice(V.PEOPLE)})
-
-    def fits(self, e: Entity, p: dict[str, Any]) -> bool:
-        return bool(e["name"] == p["repo"] and e["license"] == p["license"])
-
-    def commit(self, d: Draft, world: World) -> list[Action]:
-        p = d.params
-        return [Action("OpenIssues"), Action("NewIssue"),
-                Action("CreateIssue", {"title": p["title"], "label": p["label"],
-                                       "assignee": p["assignee"]})]
 
     def verifier(self, d: Draft, world: World) -> list[Condition]:
         p = d.params
@@ -320,8 +282,9 @@ class IssueInLicensedCopy(CopyTemplate):
 class CommentAssigned(ChildTemplate):
     name = "comment_on_assigned_issue"
     description = "Filter issues by label, find the one assigned to a person, comment on it"
-    commit_action = "AddComment"
+    commit_action, commit_with = "AddComment", {"body": "text"}
     card, detail = ("labels", "state"), ("assignees",)
+    narrow, wants = ("label",), {"labels": "label", "assignees": "user"}
     sentence = ("In the {repo} repository, find the open issue labelled '{label}' that is assigned "
                 "to {user} and comment: \"{text}\"")
 
@@ -334,15 +297,6 @@ class CommentAssigned(ChildTemplate):
         return ({"state": "open", "labels": [label]}, {"assignees": [user]}, negs, (),
                 {"label": label, "user": user, "text": text})
 
-    def filters(self, p: dict[str, Any]) -> list[Action]:
-        return [Action("FilterIssueLabel", {"label": p["label"]})]
-
-    def criteria(self, p: dict[str, Any]) -> dict[str, Any]:
-        return {"state": "open", "labels": p["label"], "assignees": p["user"]}
-
-    def commit(self, d: Draft, world: World) -> list[Action]:
-        return [Action("AddComment", {"body": d.params["text"]})]
-
     def verifier(self, d: Draft, world: World) -> list[Condition]:
         return [Condition(fact=f"comments.{d.target}", op="contains", value=d.params["text"],
                           description=f"{d.target} has the comment"),
@@ -352,8 +306,9 @@ class CommentAssigned(ChildTemplate):
 class CloseInMilestone(ChildTemplate):
     name = "close_issue_in_milestone"
     description = "Filter issues by author, close the one planned for a milestone"
-    commit_action = "CloseIssue"
+    commit_action, marked = "CloseIssue", ("closed", "closed")
     card, detail = ("author", "state"), ("milestone",)
+    narrow, wants = ("author",), {"author": "author", "milestone": "milestone"}
     sentence = ("In the {repo} repository, close the open issue opened by {author} that is planned "
                 "for the '{milestone}' milestone.")
 
@@ -363,24 +318,14 @@ class CloseInMilestone(ChildTemplate):
         return ({"state": "open", "author": author}, {"milestone": ms}, negs, (),
                 {"author": author, "milestone": ms})
 
-    def filters(self, p: dict[str, Any]) -> list[Action]:
-        return [Action("FilterIssueAuthor", {"author": p["author"]})]
-
-    def criteria(self, p: dict[str, Any]) -> dict[str, Any]:
-        return {"state": "open", "author": p["author"], "milestone": p["milestone"]}
-
-    def commit(self, d: Draft, world: World) -> list[Action]:
-        return [Action("CloseIssue")]
-
-    def verifier(self, d: Draft, world: World) -> list[Condition]:
-        return membership(d, "closed", "closed")
-
 
 class ReopenByKeyword(ChildTemplate):
     name = "reopen_closed_issue"
     description = "Show closed issues with a label, reopen the one whose description names a term"
-    commit_action = "ReopenIssue"
+    commit_action, marked = "ReopenIssue", ("reopened", "reopened")
     card, detail = ("labels", "state"), ("body",)
+    narrow, fixed = ("closed", "label"), {"state": "closed"}
+    wants = {"labels": "label", "body": "keyword"}
     sentence = ("In the {repo} repository, reopen the closed '{label}' issue whose description "
                 "mentions '{keyword}'.")
 
@@ -390,27 +335,15 @@ class ReopenByKeyword(ChildTemplate):
         return ({"state": "closed", "labels": [label]}, {"keyword": word}, negs, (),
                 {"label": label, "keyword": word})
 
-    def filters(self, p: dict[str, Any]) -> list[Action]:
-        return [Action("FilterIssueState", {"state": "closed"}),
-                Action("FilterIssueLabel", {"label": p["label"]})]
-
-    def criteria(self, p: dict[str, Any]) -> dict[str, Any]:
-        return {"state": "closed", "labels": p["label"], "body": p["keyword"]}
-
-    def commit(self, d: Draft, world: World) -> list[Action]:
-        return [Action("ReopenIssue")]
-
-    def verifier(self, d: Draft, world: World) -> list[Condition]:
-        return membership(d, "reopened", "reopened")
-
 
 class AssignMostCommented(ChildTemplate):
     """A superlative over a card field (comments) restricted by a detail field (milestone)."""
 
     name = "assign_most_commented"
     description = "Sort labelled issues by comments, assign the top one in a milestone"
-    commit_action = "AssignIssue"
+    commit_action, commit_with = "AssignIssue", {"assignee": "user"}
     card, detail = ("labels", "state"), ("milestone",)
+    narrow, wants = ("label", "most_commented"), {"labels": "label", "milestone": "milestone"}
     sentence = ("In the {repo} repository, among open '{label}' issues in the '{milestone}' "
                 "milestone, assign the most-commented one to {user}.")
     best_by, highest = "comments", True
@@ -426,16 +359,6 @@ class AssignMostCommented(ChildTemplate):
                 {"milestone": ms, "comments": comments}, negs, decoys,
                 {"label": label, "milestone": ms, "user": user})
 
-    def filters(self, p: dict[str, Any]) -> list[Action]:
-        return [Action("FilterIssueLabel", {"label": p["label"]}),
-                Action("SortIssues", {"order": "most_commented"})]
-
-    def criteria(self, p: dict[str, Any]) -> dict[str, Any]:
-        return {"state": "open", "labels": p["label"], "milestone": p["milestone"]}
-
-    def commit(self, d: Draft, world: World) -> list[Action]:
-        return [Action("AssignIssue", {"assignee": d.params["user"]})]
-
     def verifier(self, d: Draft, world: World) -> list[Condition]:
         return [Condition(fact=f"assigned.{d.target}", op="contains", value=d.params["user"],
                           description=f"{d.params['user']} is assigned to {d.target}"),
@@ -445,8 +368,9 @@ class AssignMostCommented(ChildTemplate):
 class LabelByKeyword(ChildTemplate):
     name = "label_issue_by_keyword"
     description = "Filter issues by author, label the one whose description names a term"
-    commit_action = "LabelIssue"
+    commit_action, commit_with = "LabelIssue", {"label": "label"}
     card, detail = ("author", "state"), ("body",)
+    narrow, wants = ("author",), {"author": "author", "body": "keyword"}
     sentence = ("In the {repo} repository, {author} opened an issue whose description mentions "
                 "'{keyword}'. Add the '{label}' label to it.")
 
@@ -456,15 +380,6 @@ class LabelByKeyword(ChildTemplate):
         negs = [{"keyword": w} for w in others(rng, V.KEYWORDS, word, k)]
         return ({"state": "open", "author": author, "labels": []}, {"keyword": word}, negs, (),
                 {"author": author, "keyword": word, "label": label})
-
-    def filters(self, p: dict[str, Any]) -> list[Action]:
-        return [Action("FilterIssueAuthor", {"author": p["author"]})]
-
-    def criteria(self, p: dict[str, Any]) -> dict[str, Any]:
-        return {"state": "open", "author": p["author"], "body": p["keyword"]}
-
-    def commit(self, d: Draft, world: World) -> list[Action]:
-        return [Action("LabelIssue", {"label": d.params["label"]})]
 
     def verifier(self, d: Draft, world: World) -> list[Condition]:
         return [Condition(fact=f"labelled.{d.target}", op="contains", value=d.params["label"],
@@ -477,8 +392,9 @@ class MergeFromBranch(PRTemplate):
 
     name = "merge_pr_from_branch"
     description = "Find an author's open pull request from a branch and merge it with a method"
-    commit_action = "MergePR"
+    commit_action, commit_with = "MergePR", {"method": "method"}
     card, detail = ("author", "state"), ("branch",)
+    wants = {"author": "author", "branch": "branch"}
     sentence = ("In the {repo} repository, {how} the open pull request by {author} that comes "
                 "from the branch '{branch}'.")
 
@@ -493,12 +409,6 @@ class MergeFromBranch(PRTemplate):
         return {**p, "how": {"merge": "merge (with a merge commit)", "squash": "squash and merge",
                              "rebase": "rebase and merge"}[p["method"]]}
 
-    def criteria(self, p: dict[str, Any]) -> dict[str, Any]:
-        return {"state": "open", "author": p["author"], "branch": p["branch"]}
-
-    def commit(self, d: Draft, world: World) -> list[Action]:
-        return [Action("MergePR", {"method": d.params["method"]})]
-
     def verifier(self, d: Draft, world: World) -> list[Condition]:
         return [*membership(d, "merged", "merged"),
                 *commit_conditions("merge_method", {d.target: d.params["method"]},
@@ -510,6 +420,7 @@ class ClosePRByKeyword(PRTemplate):
     description = "Show pull requests oldest first, close an author's one that names a term"
     commit_action = "ClosePR"
     card, detail = ("author", "state"), ("body",)
+    narrow, wants = ("oldest",), {"author": "author", "body": "keyword"}
     sentence = ("In the {repo} repository, close (without merging) the open pull request by "
                 "{author} whose description mentions '{keyword}'.")
 
@@ -518,15 +429,6 @@ class ClosePRByKeyword(PRTemplate):
         negs = [{"keyword": w} for w in others(rng, V.KEYWORDS, word, k)]
         return ({"state": "open", "author": author}, {"keyword": word}, negs, (),
                 {"author": author, "keyword": word})
-
-    def filters(self, p: dict[str, Any]) -> list[Action]:
-        return [Action("SortPRs", {"order": "oldest"})]
-
-    def criteria(self, p: dict[str, Any]) -> dict[str, Any]:
-        return {"state": "open", "author": p["author"], "body": p["keyword"]}
-
-    def commit(self, d: Draft, world: World) -> list[Action]:
-        return [Action("ClosePR")]
 
     def verifier(self, d: Draft, world: World) -> list[Condition]:
         return [*membership(d, "closed", "closed"), *untouched(d, "merged", "merged")]
