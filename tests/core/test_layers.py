@@ -25,6 +25,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("agents",),
     ("gym", "testing"),
     ("runner",),
+    ("synth",),
     ("eval",),
     ("viewer",),
     ("cli",),

@@ -27,6 +27,7 @@ from webmdp.tasks.distance import (
     clear_cache,
     distance_to_goal,
     lower_bound,
+    reach,
     state_after,
     value_of,
 )
@@ -299,6 +300,25 @@ def test_a_wrong_message_sent_is_a_dead_end() -> None:
     assert lower_bound(task, sent) == math.inf
     assert distance_to_goal(task, sent) is None
     assert value_of(distance_to_goal(task, sent)) == 0.0
+
+
+def test_reach_tells_unreachable_from_unknown() -> None:
+    """Three ways: a distance, a provably unreachable goal, a budget that ran out."""
+    task = _first("mail", "reply_after_expanding", 0)
+    start = state_after(task, [])
+    sent = state_after(task, [Action("Compose"),
+                              Action("AddRecipient", {"address": "alex.doe@example.com"}),
+                              Action("Send")])
+    clear_cache()
+    budget = reach(task, start, max_expansions=1)
+    assert (budget.distance, budget.unreachable, budget.known) == (None, False, False)
+    dead = reach(task, sent)
+    assert (dead.distance, dead.unreachable, dead.known) == (None, True, True)
+    found = reach(task, start)
+    assert found.known and not found.unreachable
+    assert found.distance == distance_to_goal(task, start)
+    assert 0 < found.distance <= len(task.oracle_actions())
+    assert reach(task, sent, max_expansions=0).unreachable  # cached as proved
 
 
 def test_cache_follows_task_content_not_just_its_id() -> None:

@@ -13,6 +13,7 @@ from webmdp.cli import (
     import_cmd,
     report_cmd,
     run_cmd,
+    synth_cmd,
     tasks_cmd,
     validate_cmd,
     view_cmd,
@@ -28,6 +29,7 @@ app = typer.Typer(
 app.add_typer(tasks_cmd.app, name="tasks")
 app.add_typer(agents_cmd.app, name="agents")
 app.add_typer(import_cmd.app, name="import")
+app.add_typer(synth_cmd.app, name="synth")
 
 
 def prose(doc: str | None) -> str:

@@ -33,6 +33,8 @@ With ``look`` False it does not list what the screen shows and assumes every ent
 it: a weaker (never larger) bound that is much cheaper to compute."""
 
 DEFAULT_MAX_EXPANSIONS = 1_000
+UNREACHABLE = -1
+"""What a search returns when it proves that no goal is reachable."""
 _RESULTS_PER_TASK = 50_000
 _TASKS_CACHED = 16
 _OMIT = object()
@@ -55,7 +57,28 @@ def distance_to_goal(task: Task, state: State, *,
     Results are cached per (task id, state) in a bounded LRU; every state on a shortest path
     found is cached too, so a tree search walking down good moves pays once.
     """
-    return _problem(task).distance(state, max_expansions)
+    found = _problem(task).search(state, max_expansions)
+    return None if found == UNREACHABLE else found
+
+
+@dataclass(frozen=True)
+class Reach:
+    """A goal distance, three ways: ``distance`` when found; else ``unreachable`` when no goal
+    can be reached (the site's bound says so, or the search ran out of states), else unknown
+    (the search budget ran out first)."""
+
+    distance: int | None
+    unreachable: bool = False
+
+    @property
+    def known(self) -> bool:
+        return self.distance is not None or self.unreachable
+
+
+def reach(task: Task, state: State, *, max_expansions: int = DEFAULT_MAX_EXPANSIONS) -> Reach:
+    """:func:`distance_to_goal` telling a provably unreachable goal from an unknown distance."""
+    found = _problem(task).search(state, max_expansions)
+    return Reach(None, True) if found == UNREACHABLE else Reach(found)
 
 
 def candidate_actions(task: Task, state: State) -> list[Action]:
@@ -129,6 +152,7 @@ class Problem:
     bound: Bound = field(init=False)
     known: _LRU = field(default_factory=lambda: _LRU(_RESULTS_PER_TASK))
     beyond: _LRU = field(default_factory=lambda: _LRU(_RESULTS_PER_TASK))
+    dead: _LRU = field(default_factory=lambda: _LRU(_RESULTS_PER_TASK))
     _fills: dict[tuple[str, tuple[str, ...]], list[dict[str, Any]]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -171,17 +195,23 @@ class Problem:
             except InvalidAction:
                 continue  # a rejected action is not an edge of the MDP
 
-    def distance(self, state: State, limit: int) -> int | None:
+    def search(self, state: State, limit: int) -> int | None:
+        """The distance, :data:`UNREACHABLE`, or None when ``limit`` expansions did not
+        settle it."""
         key = self.key(state)
         known = self.known.lookup(key)
         if known is not None:
             return int(known)
+        if self.dead.lookup(key) is not None:
+            return UNREACHABLE
         tried = self.beyond.lookup(key)
         if tried is not None and tried >= limit:
             return None
         found = _astar(self, state, limit)
         if found is None:
             self.beyond.store(key, limit)
+        elif found == UNREACHABLE:
+            self.dead.store(key, True)
         return found
 
 
@@ -232,7 +262,10 @@ bound, or exactly (a goal, h = 0, or a cached distance)."""
 
 
 def _astar(p: Problem, start: State, limit: int) -> int | None:
-    """A* with unit costs over heap entries (f, -g, n, key, how). With an admissible h some
+    """The distance from ``start``; :data:`UNREACHABLE` when the bound is infinite there or
+    every reachable state was expanded; None when ``limit`` expansions were not enough.
+
+    A* with unit costs over heap entries (f, -g, n, key, how). With an admissible h some
     open entry always has f <= C*, so a solution of cost <= the least open f is optimal:
     a goal is accepted as soon as it is generated, an exact entry as soon as it is popped.
     A child is queued with the rough bound (which never exceeds the full one, so it is
@@ -243,7 +276,7 @@ def _astar(p: Problem, start: State, limit: int) -> int | None:
         return 0
     h0 = p.bound(start, facts, True)
     if h0 == math.inf:
-        return None
+        return UNREACHABLE
     k0 = p.key(start)
     states, best_g = {k0: start}, {k0: 0}
     parent: dict[Hashable, Hashable | None] = {k0: None}
@@ -284,7 +317,7 @@ def _astar(p: Problem, start: State, limit: int) -> int | None:
             if how == _ROUGH:
                 h = max(h, 1.0)  # not a goal: at least one more action
             heapq.heappush(heap, (cg + h, -cg, next(tie), ck, how))
-    return None
+    return UNREACHABLE  # every state reachable from start was expanded: no goal among them
 
 
 def _solved(p: Problem, parent: Mapping[Hashable, Hashable | None],

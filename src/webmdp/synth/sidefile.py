@@ -1,0 +1,86 @@
+"""Side files of a run's synthesized data: ``RUN/synth/grades-<source>.jsonl`` and
+``RUN/synth/thoughts-<source>.jsonl``. Each row is keyed by run label (``agent``, with
+``@sN``), ``mode``, ``task_id`` and ``step``; each file is written whole and atomically (a
+temporary file renamed over it), so an interrupted command never leaves half a file."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import tempfile
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from webmdp.errors import ConfigError
+
+Row = dict[str, Any]
+RowKey = tuple[str, str, str, int]
+_SOURCE = re.compile(r"^[A-Za-z0-9_.:-]+$")
+
+
+def row_key(row: Row) -> RowKey:
+    return (str(row["agent"]), str(row["mode"]), str(row["task_id"]), int(row["step"]))
+
+
+def synth_dir(run: Path) -> Path:
+    return run / "synth"
+
+
+def source_name(source: str) -> str:
+    """The file-name part of a grade source: ``steprm:/path/model`` -> ``steprm``."""
+    name = source.split(":", 1)[0] if source.startswith("steprm:") else source
+    if not _SOURCE.match(name):
+        raise ConfigError(f"grade source {source!r}: use letters, digits, '.', '_', ':' or '-'")
+    return name
+
+
+def grades_path(run: Path, source: str) -> Path:
+    return synth_dir(run) / f"grades-{source_name(source)}.jsonl"
+
+
+def thoughts_path(run: Path, source: str) -> Path:
+    return synth_dir(run) / f"thoughts-{source_name(source)}.jsonl"
+
+
+def write_rows(path: Path, rows: Iterable[Row]) -> int:
+    """Write ``rows`` sorted by key, atomically; returns how many."""
+    ordered = sorted(rows, key=row_key)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            for row in ordered:
+                fh.write(json.dumps(row, sort_keys=True, ensure_ascii=False) + "\n")
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return len(ordered)
+
+
+def read_rows(path: Path) -> list[Row]:
+    """Rows of a side file (or of a human-labelled JSONL file with the same keys)."""
+    if not path.is_file():
+        raise ConfigError(f"{path}: no such grades file")
+    out: list[Row] = []
+    with path.open(encoding="utf-8") as fh:
+        for n, line in enumerate(fh, 1):
+            if not line.strip():
+                continue
+            try:
+                row = json.loads(line)
+                row_key(row)
+            except (json.JSONDecodeError, KeyError, TypeError, ValueError) as e:
+                raise ConfigError(f"{path}:{n}: not a grade row with agent, mode, task_id, "
+                                  f"step ({type(e).__name__}: {e})") from None
+            out.append(row)
+    return out
+
+
+def merge_rows(path: Path, new: Iterable[Row]) -> list[Row]:
+    """The file's rows with ``new`` replacing those of the same key (for resuming)."""
+    rows = {row_key(r): r for r in (read_rows(path) if path.is_file() else [])}
+    rows.update({row_key(r): r for r in new})
+    return list(rows.values())
