@@ -24,47 +24,55 @@ Group = tuple[Entity, Entity, list[Entity], tuple[Entity, ...], dict[str, Any]]
 Params = dict[str, Any]
 
 
-class Worded(TaskTemplate):
-    """What both template bases (this module's and ``tasklib.FindTemplate``) share: the
-    instruction is the format string ``sentence`` over the params and the phrases ``words(p)``
-    adds; when ``best_by`` is set, the accepted entities' extreme ``best_by`` wins (lowest
-    unless ``highest``)."""
-
-    sentence: ClassVar[str] = ""
-    best_by: ClassVar[str] = ""
-    highest: ClassVar[bool] = False
-
-    def words(self, p: Params) -> Params:
-        """The params and the phrases a site's sentences share."""
-        return p
-
-    def instruction(self, p: Params) -> str:
-        return self.sentence.format(**self.words(p))
-
-    def pick(self, accepted: list[Entity]) -> list[str]:
-        return best(accepted, self.best_by, highest=self.highest) if self.best_by else \
-            [e["id"] for e in accepted]
-
-
 TARGET = "<target>"
-"""In ``commit_with``: the parameter is the target's id."""
+"""A commit parameter that is the target's id, not a task param."""
 
 
-class PinnedTemplate(Worded):
-    """The target and its hard negatives are pinned together; ``fits`` is the instruction's
-    constraint on one entity (before any superlative), ``prefix`` reaches the list surface and
-    ``opener`` names the (open, back, entity parameter) actions the oracle inspects with.
+class Step:
+    """One action of a declared commit, each parameter taken from the task's param of the same
+    name (``same``) or of the name given (``named``; ``TARGET``: the target's id):
+    ``Step("PlaceOrder", "tip")``, ``Step("UpdateQuantity", item_id=TARGET, quantity="n")``."""
+
+    def __init__(self, name: str, *same: str, **named: str) -> None:
+        self.name = name
+        self.sources = {**{k: k for k in same}, **named}
+
+    def action(self, d: Draft) -> Action:
+        return Action(self.name, {k: d.target if v == TARGET else d.params[v]
+                                  for k, v in self.sources.items()})
+
+
+Steps = tuple[Action | Step, ...]
+
+
+def perform(steps: Steps, d: Draft) -> list[Action]:
+    """The actions of declared steps for one draft."""
+    return [s.action(d) if isinstance(s, Step) else s for s in steps]
+
+
+class PinnedTemplate(TaskTemplate):
+    """The base of every site's templates. The target and its hard negatives are pinned
+    together; the instruction is the format string ``sentence`` over the params and the phrases
+    ``words(p)`` adds; ``fits`` is its constraint on one entity (before any superlative: when
+    ``best_by`` is set, the accepted entities' extreme ``best_by`` wins, lowest unless
+    ``highest``); ``prefix`` reaches the list surface and ``opener`` names the (open, back,
+    entity parameter) actions the oracle inspects with.
 
     Where a template's constraint, prefix, commit or verifier is only a table, it declares
     the table and the defaults below build the method from it."""
 
+    sentence: ClassVar[str] = ""
+    best_by: ClassVar[str] = ""
+    highest: ClassVar[bool] = False
+    keys: ClassVar[tuple[str, ...]] = ()
+    """The params every entity of the group shares, also the first card fields."""
     card: tuple[str, ...] = ()
     detail: tuple[str, ...] = ()
-    compare = False
+    compare: ClassVar[bool] = False
     """Comparisons open every hard negative; other templates stop at the target."""
     inspect: ClassVar[tuple[Action, ...]] = ()
     """What the oracle does on each opened entity before judging it (show its reviews...)."""
-    ids = ""
+    ids: ClassVar[str] = ""
     """The id prefix of the entities the instruction picks among."""
     opener: ClassVar[tuple[str, str, str]]
     wants: ClassVar[Mapping[str, str]] = {}
@@ -77,8 +85,10 @@ class PinnedTemplate(Worded):
     """``prefix``: the list steps of ``by`` that bring the group on screen..."""
     order: ClassVar[str] = ""
     """... then the sort order picked."""
+    steps: ClassVar[Steps] = ()
+    """``commit``: the actions after the target is open; by default these two tables say it:"""
     commit_after: ClassVar[tuple[str, ...]] = ()
-    """``commit``: the buttons pressed on the target's page before ``commit_action``..."""
+    """... the buttons pressed on the target's page before ``commit_action``..."""
     commit_with: ClassVar[Mapping[str, str]] = {}
     """... and its parameters: each the param whose value it takes (``TARGET``: the target's
     id)."""
@@ -88,6 +98,17 @@ class PinnedTemplate(Worded):
     stored: ClassVar[tuple[str, str]] = ("", "")
     """... and (fact prefix, ``{}`` for the target's id; its name) where each parameter of the
     commit but the target's id is recorded."""
+
+    def words(self, p: Params) -> Params:
+        """The params and the phrases a site's sentences share."""
+        return p
+
+    def instruction(self, p: Params) -> str:
+        return self.sentence.format(**self.words(p))
+
+    def pick(self, accepted: list[Entity]) -> list[str]:
+        return best(accepted, self.best_by, highest=self.highest) if self.best_by else \
+            [e["id"] for e in accepted]
 
     def criteria(self, p: Params) -> Params:
         """What the instruction asks of an entity, field by field."""
@@ -101,8 +122,8 @@ class PinnedTemplate(Worded):
                 *([Action("SortBy", {"order": self.order})] if self.order else [])]
 
     def commit(self, d: Draft, world: World) -> list[Action]:
-        args = {k: d.target if v == TARGET else d.params[v] for k, v in self.commit_with.items()}
-        return [*(Action(a) for a in self.commit_after), Action(self.commit_action, args)]
+        return perform(self.steps or (*map(Action, self.commit_after),
+                                      Step(self.commit_action, **self.commit_with)), d)
 
     def verifier(self, d: Draft, world: World) -> list[Condition]:
         where, what = self.stored
@@ -112,7 +133,7 @@ class PinnedTemplate(Worded):
 
     def compose(self, params: dict[str, Any], spec: WorldSpec) -> Draft:
         return Draft(instruction=self.instruction(params), params=params, spec=spec,
-                     card_fields=self.card, detail_fields=self.detail)
+                     card_fields=(*self.keys, *self.card), detail_fields=self.detail)
 
     def candidates(self, d: Draft, world: World) -> list[Entity]:
         return [e for k, e in world.entities.items()
@@ -122,6 +143,7 @@ class PinnedTemplate(Worded):
         return self.pick(self.candidates(d, world))
 
     def reach(self, d: Draft, world: World, site: Site) -> list[Action]:
+        """E.3 stages 1-2: the prefix, the hard negatives to visit, then the target."""
         opened, back, param = self.opener
         return reach_and_explore(site, world, d, self.prefix(d.params, world),
                                  open_action=Action(opened), back=Action(back),

@@ -7,12 +7,14 @@ abandon a checkout and cancel an existing trip."""
 
 from __future__ import annotations
 
+import sys
 from random import Random
 from typing import Any, ClassVar
 
 from webmdp.core.model import Entity, World, WorldSpec
 from webmdp.core.spec import Action
-from webmdp.sites._common.tasklib import FindTemplate, Params, Pins, Step, filler, spec
+from webmdp.sites._common.tasklib import FindTemplate, Params, Pins, filler, spec
+from webmdp.sites._common.templates import Step, collect
 from webmdp.sites._common.worldgen import others, pin_group
 from webmdp.sites.accommodation import catalog as C
 from webmdp.tasks.model import Condition
@@ -67,7 +69,7 @@ class ListingTemplate(FindTemplate):
     except three listings of other types there (the property-type filter's work)."""
 
     keys: ClassVar[tuple[str, ...]] = ("city", "property_type")
-    open, back, param = Action("ViewListing"), Action("CloseListing"), "listing_id"
+    opener = ("ViewListing", "CloseListing", "listing_id")
     narrow: ClassVar[tuple[str, ...]] = ("city", "type")
     by = {"city": lambda p: Action("Search", {"query": p["city"]}),
           "type": lambda p: Action("SetPropertyType", {"property_type": p["property_type"]}),
@@ -111,6 +113,7 @@ class SearchFilterBook(BookingTemplate):
     narrow, order = ("city", "type", "amenity"), "price_asc"
     card, detail, best_by = ("price_per_night",), ("amenities",), "price_per_night"
     sentence = "Book the cheapest {label} in {city} that has a {amenity} {for_guests}."
+    wants = {"amenities": "amenity"}
 
     def pins(self, rng: Random, k: int) -> Pins:
         city, ptype = where(rng)
@@ -121,9 +124,6 @@ class SearchFilterBook(BookingTemplate):
         return (*pin_group(rng, group, {"need": (amenity,)}, [{"lack": (amenity,)}] * k),
                 *(filler(group, need=(amenity,), price_per_night=price + rng.randint(15, 120))
                   for _ in range(2))), p
-
-    def accepts(self, e: Entity, p: Params) -> bool:
-        return p["amenity"] in e["amenities"]
 
 
 class TopRatedFlexible(BookingTemplate):
@@ -136,6 +136,7 @@ class TopRatedFlexible(BookingTemplate):
     best_by, highest = "rating", True
     sentence = ("Book the highest-rated {label} in {city} that offers Flexible (free) "
                 "cancellation, {for_guests}.")
+    fixed = {"cancellation_policy": "Flexible"}
 
     def pins(self, rng: Random, k: int) -> Pins:
         city, ptype = where(rng)
@@ -147,9 +148,6 @@ class TopRatedFlexible(BookingTemplate):
         return (*pin_group(rng, group, {"cancellation_policy": "Flexible"}, negs),
                 *(filler(group, cancellation_policy="Flexible",
                          rating=round(rating - rng.randint(5, 40) / 100, 2)) for _ in range(2))), p
-
-    def accepts(self, e: Entity, p: Params) -> bool:
-        return bool(e["cancellation_policy"] == "Flexible")
 
 
 class LargestExperiencedHost(BookingTemplate):
@@ -173,7 +171,7 @@ class LargestExperiencedHost(BookingTemplate):
                 *(filler(group, beds=beds - 1, max_guests=(beds - 1) * 2,
                          host_years=rng.randint(5, 11)) for _ in range(2))), p
 
-    def accepts(self, e: Entity, p: Params) -> bool:
+    def fits(self, e: Entity, p: Params) -> bool:
         return bool(e["host_years"] >= 5)
 
 
@@ -198,7 +196,7 @@ class HiddenAmenityBook(BookingTemplate):
         return (*pin_group(rng, group, {"need": (amenity,)}, [{"lack": (amenity,)}] * k),
                 filler(group, need=(amenity,), price_per_night=budget + rng.randint(20, 120))), p
 
-    def accepts(self, e: Entity, p: Params) -> bool:
+    def fits(self, e: Entity, p: Params) -> bool:
         return e["price_per_night"] <= p["budget"] and p["amenity"] in e["amenities"]
 
 
@@ -223,7 +221,7 @@ class HostNamedBook(BookingTemplate):
         return (*pin_group(rng, group, {"host_name": host}, negs),
                 filler(group, host_name=host, beds=beds - 1, max_guests=2 * (beds - 1))), p
 
-    def accepts(self, e: Entity, p: Params) -> bool:
+    def fits(self, e: Entity, p: Params) -> bool:
         return e["host_name"] == p["host"] and e["beds"] >= p["beds"]
 
 
@@ -233,7 +231,7 @@ class CompareCancellation(BookingTemplate):
     name = "compare_cancellation"
     description = "Compare the cancellation policies of a group and book the most flexible"
     narrow = ("city", "type", "beds")
-    card, detail, all_negatives = ("beds",), ("cancellation_policy",), True
+    card, detail, compare = ("beds",), ("cancellation_policy",), True
     best_by, highest = "flex", True
     sentence = ("Compare the {label}s in {city} with at least {beds} bed{plural} and book the one "
                 "with the most flexible cancellation policy, {for_guests}.")
@@ -252,7 +250,7 @@ class CompareCancellation(BookingTemplate):
     def group(self, d: Draft, world: World) -> list[Entity]:
         return [{**e, "flex": -FLEX[e["cancellation_policy"]]} for e in super().group(d, world)]
 
-    def accepts(self, e: Entity, p: Params) -> bool:
+    def fits(self, e: Entity, p: Params) -> bool:
         return bool(e["beds"] >= p["beds"])
 
 
@@ -274,7 +272,7 @@ class MinimumStayBook(BookingTemplate):
         return (*pin_group(rng, group, {"min_nights": rng.randint(1, 2)}, negs),
                 filler(group, min_nights=1, beds=1, max_guests=2)), p
 
-    def accepts(self, e: Entity, p: Params) -> bool:
+    def fits(self, e: Entity, p: Params) -> bool:
         return e["max_guests"] >= p["guests"] and e["min_nights"] <= 2
 
 
@@ -287,6 +285,7 @@ class BathroomsBook(BookingTemplate):
     card, detail = ("beds",), ("bathrooms",)
     sentence = ("Book the {beds}-bed {label} in {city} that has {bathrooms:g} bathrooms, "
                 "{for_guests}.")
+    wants = {"beds": "beds", "bathrooms": "bathrooms"}
 
     def pins(self, rng: Random, k: int) -> Pins:
         city, ptype = where(rng)
@@ -298,9 +297,6 @@ class BathroomsBook(BookingTemplate):
         negs = [{"bathrooms": b} for b in others(rng, C.BATHROOMS, baths, k)]
         return (*pin_group(rng, group, {"bathrooms": baths}, negs),
                 filler(group, bathrooms=baths, beds=beds - 1, max_guests=2 * beds - 2)), p
-
-    def accepts(self, e: Entity, p: Params) -> bool:
-        return e["beds"] == p["beds"] and e["bathrooms"] == p["bathrooms"]
 
 
 class EarlyCheckInBook(BookingTemplate):
@@ -326,7 +322,7 @@ class EarlyCheckInBook(BookingTemplate):
                 filler(group, check_in_time=time,
                        price_per_night=budget + rng.randint(20, 100))), p
 
-    def accepts(self, e: Entity, p: Params) -> bool:
+    def fits(self, e: Entity, p: Params) -> bool:
         return e["check_in_time"] == p["time"] and e["price_per_night"] <= p["budget"]
 
 
@@ -354,7 +350,7 @@ class PetsForGroupBook(BookingTemplate):
                        price_per_night=price - rng.randint(20, 90)),
                 filler(group, need=pets, price_per_night=price + rng.randint(10, 90))), p
 
-    def accepts(self, e: Entity, p: Params) -> bool:
+    def fits(self, e: Entity, p: Params) -> bool:
         return e["max_guests"] >= p["guests"] and "Pets allowed" in e["amenities"]
 
 
@@ -369,6 +365,7 @@ class AbandonCheckout(ListingTemplate):
     sentence = ("Start booking the cheapest {label} in {city} hosted by a Superhost {for_guests}, "
                 "look at the total on the Confirm and pay page, then cancel the checkout without "
                 "paying.")
+    fixed = {"superhost": True}
 
     def pins(self, rng: Random, k: int) -> Pins:
         city, ptype = where(rng)
@@ -377,9 +374,6 @@ class AbandonCheckout(ListingTemplate):
         group = base(p, price_per_night=price, **sleeps(rng, p["guests"]))
         return (*pin_group(rng, group, {"superhost": True}, [{"superhost": False}] * k),
                 filler(group, superhost=True, price_per_night=price + rng.randint(10, 90))), p
-
-    def accepts(self, e: Entity, p: Params) -> bool:
-        return bool(e["superhost"])
 
     def verifier(self, d: Draft, world: World) -> list[Condition]:
         return [*commit_conditions("abandoned", stayed(d), "the abandoned checkout's"),
@@ -398,10 +392,11 @@ class CancelTrip(ListingTemplate):
 
     name = "cancel_trip"
     description = "On Trips, open the listings of a city's trips, cancel the named host's one"
-    commit_action = "CancelReservation"
+    commit_action, marked = "CancelReservation", ("cancelled.listings", "cancelled")
     keys, detail = ("city",), ("host_name",)
     sentence = ("I have several upcoming trips. Cancel my reservation in {city} at the place "
                 "hosted by {host}.")
+    wants = {"host_name": "host"}
 
     def pins(self, rng: Random, k: int) -> Pins:
         city = rng.choice(list(C.CITIES))
@@ -417,24 +412,12 @@ class CancelTrip(ListingTemplate):
         booked = [r["listing"] for r in world.meta["reservations"]]
         return [e for e in super().group(d, world) if e["id"] in booked]
 
-    def accepts(self, e: Entity, p: Params) -> bool:
-        return bool(e["host_name"] == p["host"])
-
-    def reach(self, p: Params, world: World) -> list[Action]:
+    def prefix(self, p: Params, world: World) -> list[Action]:
         return [Action("OpenTrips")]
 
     def commit(self, d: Draft, world: World) -> list[Action]:
         rid = next(r["id"] for r in world.meta["reservations"] if r["listing"] == d.target)
         return [Action("CloseListing"), Action("CancelReservation", {"reservation_id": rid})]
 
-    def verifier(self, d: Draft, world: World) -> list[Condition]:
-        return membership(d, "cancelled.listings", "cancelled")
 
-
-TEMPLATES: dict[str, TaskTemplate] = {
-    t.name: t for t in (
-        SearchFilterBook(), TopRatedFlexible(), LargestExperiencedHost(), HiddenAmenityBook(),
-        HostNamedBook(), CompareCancellation(), MinimumStayBook(), BathroomsBook(),
-        EarlyCheckInBook(), PetsForGroupBook(), AbandonCheckout(), CancelTrip(),
-    )
-}
+TEMPLATES: dict[str, TaskTemplate] = collect(sys.modules[__name__])

@@ -118,10 +118,7 @@ def people(rng: random.Random, k: int, exclude: tuple[str, ...] = ()) -> list[st
 class ReplyTemplate(EventTemplate):
     """Target and hard negatives share the title (and calendar); the reply is the commit."""
 
-    commit_action = "RespondToEvent"
-
-    def commit(self, d: Draft, world: World) -> list[Action]:
-        return [Action("RespondToEvent", {"response": d.params["response"]})]
+    commit_action, commit_with = "RespondToEvent", {"response": "response"}
 
     def verifier(self, d: Draft, world: World) -> list[Condition]:
         r = d.params["response"]

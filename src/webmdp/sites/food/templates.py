@@ -14,8 +14,8 @@ from typing import Any, ClassVar
 from webmdp.core.model import Entity, World, WorldSpec
 from webmdp.core.spec import Action
 from webmdp.sites._common.catalog import entities_where
-from webmdp.sites._common.tasklib import FindTemplate, Pins, Step, Steps, distinct, perform
-from webmdp.sites._common.templates import Params
+from webmdp.sites._common.tasklib import FindTemplate, Pins, distinct
+from webmdp.sites._common.templates import TARGET, Params, Step, Steps, perform
 from webmdp.sites._common.worldgen import others, pin_group
 from webmdp.sites.food import vocab as V
 from webmdp.sites.food.world import N_RESTAURANTS, dietary_for, restaurant_name
@@ -44,8 +44,8 @@ class RestaurantTemplate(FindTemplate):
     target differs from its hard negatives in the detail field ``unique`` (a param too)."""
 
     commit_action = "QuickAdd"
-    open, back = Action("OpenRestaurant"), Action("BackToRestaurants")
-    param, unique = "restaurant_id", ""
+    opener = ("OpenRestaurant", "BackToRestaurants", "restaurant_id")
+    unique = ""
     by = {"name": lambda p: Action("Search", {"query": p["restaurant"]}),
           "cuisine": lambda p: Action("SetCuisine", {"cuisine": p["cuisine"]}),
           "rating": lambda p: Action("SetMinRating", {"rating": p["floor"]}),
@@ -106,7 +106,7 @@ class OpenLate(RestaurantTemplate):
     def words(self, p: Params) -> Params:
         return {**p, "article": "an" if p["cuisine"][0] in "AEIOU" else "a"}
 
-    def accepts(self, e: Entity, p: Params) -> bool:
+    def fits(self, e: Entity, p: Params) -> bool:
         return e["closes"] == p["closes"] and e["rating"] >= float(p["floor"])
 
 
@@ -131,7 +131,7 @@ class FastestFreeDelivery(RestaurantTemplate):
                        for _ in range(2))
         return {"delivery_fee": 0.0, "delivery_time": minutes}, negs, decoys, {"closes": close}
 
-    def accepts(self, e: Entity, p: Params) -> bool:
+    def fits(self, e: Entity, p: Params) -> bool:
         return e["delivery_fee"] == 0.0 and e["closes"] == p["closes"]
 
 
@@ -145,6 +145,7 @@ class TopRatedOnStreet(RestaurantTemplate):
     narrow, order = ("cuisine", "price"), "rating"
     sentence = ("Order the {dish} from the highest-rated {price} {cuisine} restaurant located on "
                 "{street}.")
+    wants = {"street": "street"}
 
     def restaurants(self, rng: Random, cuisine: str, k: int) -> Restaurants:
         tier = rng.choice(V.PRICE_LEVELS[:3])
@@ -157,9 +158,6 @@ class TopRatedOnStreet(RestaurantTemplate):
         return ({"price": tier, "rating": rating}, negs, decoys,
                 {"price": tier, "street": street})
 
-    def accepts(self, e: Entity, p: Params) -> bool:
-        return bool(e["street"] == p["street"])
-
 
 class ChainLocation(RestaurantTemplate):
     """A chain with several locations under one name: the address tells them apart."""
@@ -170,15 +168,13 @@ class ChainLocation(RestaurantTemplate):
     narrow = ("name",)
     sentence = ("Add the {dish} from '{restaurant}' to your cart: order from its location on "
                 "{street}.")
+    wants = {"name": "restaurant", "street": "street"}
 
     def restaurants(self, rng: Random, cuisine: str, k: int) -> Restaurants:
         name = restaurant_name(rng, cuisine)
         street = rng.choice(V.STREETS)
         negs = [{"street": s} for s in others(rng, V.STREETS, street, k)]
         return {"name": name}, negs, (), {"restaurant": name, "street": street}
-
-    def accepts(self, e: Entity, p: Params) -> bool:
-        return e["name"] == p["restaurant"] and e["street"] == p["street"]
 
 
 class LowestFeeFast(RestaurantTemplate):
@@ -203,7 +199,7 @@ class LowestFeeFast(RestaurantTemplate):
                        for _ in range(2))
         return {"delivery_fee": fee, "delivery_time": minutes}, negs, decoys, {"closes": close}
 
-    def accepts(self, e: Entity, p: Params) -> bool:
+    def fits(self, e: Entity, p: Params) -> bool:
         return e["closes"] == p["closes"] and e["delivery_time"] < 30
 
 
@@ -223,9 +219,9 @@ def item_pins(rng: Random, section: str, names: list[str], target_extra: Entity,
 class ItemTemplate(FindTemplate):
     """A host restaurant, one menu section, the target dish and its hard negatives there."""
 
-    commit_action = "AddToCart"
-    card: ClassVar[tuple[str, ...]] = ("section",)
-    open, back, param = Action("OpenItem"), Action("CloseItem"), "item_id"
+    commit_action, marked = "AddToCart", ("cart.items", "in the cart")
+    card: tuple[str, ...] = ("section",)
+    opener = ("OpenItem", "CloseItem", "item_id")
     spare = 0
     """Dishes the section must offer beyond the target and its hard negatives (decoys)."""
     before: tuple[Action, ...] = ()
@@ -264,14 +260,11 @@ class ItemTemplate(FindTemplate):
         return [e for e in world.entities.values()
                 if e.get("restaurant_id") == rid and e["section"] == d.params["section"]]
 
-    def reach(self, p: Params, world: World) -> list[Action]:
+    def prefix(self, p: Params, world: World) -> list[Action]:
         """Search the host by name and open it."""
         name = p["restaurant"]
         return [Action("Search", {"query": name}), *self.before,
                 Action("OpenRestaurant", {"restaurant_id": find(world, name=name)})]
-
-    def verifier(self, d: Draft, world: World) -> list[Condition]:
-        return membership(d, "cart.items", "in the cart")
 
 
 class WithoutAllergen(ItemTemplate):
@@ -294,7 +287,7 @@ class WithoutAllergen(ItemTemplate):
         return item_pins(rng, section, names, {"allergens": mix([])}, negs), \
             {"allergen": allergen}
 
-    def accepts(self, e: Entity, p: Params) -> bool:
+    def fits(self, e: Entity, p: Params) -> bool:
         return p["allergen"] not in e["allergens"]
 
 
@@ -303,7 +296,7 @@ class LowestCalorie(ItemTemplate):
 
     name = "lowest_calorie_dish"
     description = "Compare the calories of a section's dishes, add the lightest"
-    detail, best_by, all_negatives = ("calories",), "calories", True
+    detail, best_by, compare = ("calories",), "calories", True
     sentence = "From '{restaurant}', add the {what} with the fewest calories to your cart."
 
     def dishes(self, rng: Random, cuisine: str, section: str, names: list[str], k: int) -> Pins:
@@ -321,6 +314,7 @@ class CheapestVegan(ItemTemplate):
     card, detail, best_by, spare = ("section", "price"), ("dietary",), "price", 1
     before = (Action("ToggleDietary", {"diet": "vegan"}),)
     sentence = "From '{restaurant}', add the cheapest vegan {what} to your cart."
+    fixed = {"dietary": "vegan"}
 
     def dishes(self, rng: Random, cuisine: str, section: str, names: list[str], k: int) -> Pins:
         price = round(rng.uniform(8, 16), 0) - 0.01
@@ -333,9 +327,6 @@ class CheapestVegan(ItemTemplate):
                  "name": names[-1], "dietary": ["vegan", "vegetarian", "gluten-free"],
                  "price": round(price + rng.choice((1.0, 2.5, 4.0)), 2)}
         return (*group, decoy), {}
-
-    def accepts(self, e: Entity, p: Params) -> bool:
-        return "vegan" in e["dietary"]
 
 
 class WithIngredient(ItemTemplate):
@@ -361,7 +352,7 @@ class WithIngredient(ItemTemplate):
         return item_pins(rng, section, names, {}, [{} for _ in range(k)]), \
             {"ingredient": ingredient}
 
-    def accepts(self, e: Entity, p: Params) -> bool:
+    def fits(self, e: Entity, p: Params) -> bool:
         return p["ingredient"].lower() in e["description"].lower()
 
 
@@ -400,7 +391,7 @@ class Customize(ItemTemplate):
     def words(self, p: Params) -> Params:
         return {**p, "second": p["group2"].lower()}
 
-    def accepts(self, e: Entity, p: Params) -> bool:
+    def fits(self, e: Entity, p: Params) -> bool:
         return p["protein"] in dict(e["options"]).get("Protein", ())
 
     def commit(self, d: Draft, world: World) -> list[Action]:
@@ -426,6 +417,7 @@ class GlutenFree(ItemTemplate):
     description = "Add the gluten-free dish of a section"
     detail = ("dietary",)
     sentence = "From '{restaurant}', add the gluten-free {what} to your cart."
+    fixed = {"dietary": "gluten-free"}
 
     def dishes(self, rng: Random, cuisine: str, section: str, names: list[str], k: int) -> Pins:
         def tags(gf: bool) -> list[str]:
@@ -435,9 +427,6 @@ class GlutenFree(ItemTemplate):
 
         negs = [{"dietary": tags(False)} for _ in range(k)]
         return item_pins(rng, section, names, {"dietary": tags(True)}, negs), {}
-
-    def accepts(self, e: Entity, p: Params) -> bool:
-        return "gluten-free" in e["dietary"]
 
 
 def delivery(rng: Random) -> Params:
@@ -490,7 +479,7 @@ class ChangeQuantity(GlutenFree):
     name = "cart_change_quantity"
     description = "Add the gluten-free dish, then set its quantity in the cart"
     commit_action = "UpdateQuantity"
-    steps = (ADD_ONE, CHECKOUT[0], Step("UpdateQuantity", item_id=Step.TARGET, quantity="quantity"))
+    steps = (ADD_ONE, CHECKOUT[0], Step("UpdateQuantity", item_id=TARGET, quantity="quantity"))
     sentence = ("From '{restaurant}', add the gluten-free {what} to your cart, then change its "
                 "quantity to {quantity} in the cart.")
 

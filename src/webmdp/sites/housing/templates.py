@@ -7,18 +7,19 @@ phone, message), or, for homes saved before the episode, unsaving or touring it.
 
 from __future__ import annotations
 
+import sys
 from random import Random
 from typing import Any, ClassVar
 
 from webmdp.core.model import Entity, World
 from webmdp.core.spec import Action
-from webmdp.sites._common.tasklib import FindTemplate, Pins, Step, distinct, filler, pin_split
-from webmdp.sites._common.templates import Params
+from webmdp.sites._common.tasklib import FindTemplate, Pins, distinct, filler, pin_split
+from webmdp.sites._common.templates import TARGET, Params, Step, collect
 from webmdp.sites._common.worldgen import others, pin_group
 from webmdp.sites.housing import vocab as V
 from webmdp.tasks.model import Condition
 from webmdp.tasks.template import Draft, TaskTemplate
-from webmdp.tasks.verifier import commit_conditions, membership
+from webmdp.tasks.verifier import commit_conditions
 
 GROUP_FIELDS = ("city", "home_type", "beds", "listing_type")
 """The card fields every instruction names: "3-bed townhouse for sale in Austin"."""
@@ -66,7 +67,7 @@ class HomeTemplate(FindTemplate):
     """A group of homes on the search results; fillers never fall into the group."""
 
     keys, total = GROUP_FIELDS, V.N_PROPERTIES
-    open, back, param = Action("OpenProperty"), Action("BackToResults"), "property_id"
+    opener = ("OpenProperty", "BackToResults", "property_id")
     narrow: ClassVar[tuple[str, ...]] = ("city", "listing_type", "home_type", "beds")
     by = {"city": lambda p: Action("Search", {"query": p["city"]}),
           "listing_type": lambda p: Action("SetListingType", {"listing_type": p["listing_type"]}),
@@ -80,11 +81,8 @@ class HomeTemplate(FindTemplate):
 
 
 class SaveTemplate(HomeTemplate):
-    commit_action = "SaveHome"
-    steps = (Step("SaveHome", property_id=Step.TARGET),)
-
-    def verifier(self, d: Draft, world: World) -> list[Condition]:
-        return membership(d, "saved", "saved")
+    commit_action, commit_with = "SaveHome", {"property_id": TARGET}
+    marked = ("saved", "saved")
 
 
 class TourTemplate(HomeTemplate):
@@ -141,7 +139,7 @@ class CheapestUnderHoa(SaveTemplate):
         return (*pinned, *(filler(group, price=group["price"] + rng.randint(5, 90) * 1000)
                            for _ in range(2))), params(group, cap=cap)
 
-    def accepts(self, e: Entity, p: Params) -> bool:
+    def fits(self, e: Entity, p: Params) -> bool:
         return bool(e["hoa_fee"] < p["cap"])
 
 
@@ -162,14 +160,14 @@ class LargestWithGoodSchools(SaveTemplate):
         return (*pinned, *(filler(group, sqft=group["sqft"] - rng.randint(5, 60) * 10)
                            for _ in range(2))), params(group, floor=floor)
 
-    def accepts(self, e: Entity, p: Params) -> bool:
+    def fits(self, e: Entity, p: Params) -> bool:
         return bool(e["school_rating"] >= p["floor"])
 
 
 class BestOf(SaveTemplate):
     """Comparison across detail pages: the extreme of a detail-only field within a group."""
 
-    all_negatives, highest = True, True
+    compare, highest = True, True
     pool = range(0)
     types: tuple[str, ...] = ()
     listing = ""
@@ -204,6 +202,7 @@ class PetFriendlyRental(SaveTemplate):
     description = "Filter rentals that allow pets, save the one allowing cats and dogs"
     detail, narrow = ("pet_policy",), (*HomeTemplate.narrow, "pets")
     policy = "Cats and dogs"
+    fixed = {"pet_policy": policy}
     sentence = "Save the {group} whose pet policy allows both cats and dogs."
 
     def pins(self, rng: Random, k: int) -> Pins:
@@ -211,9 +210,6 @@ class PetFriendlyRental(SaveTemplate):
         pool = ("Cats only", "Dogs only", "Small pets only")
         negs = [{"pet_policy": v} for v in others(rng, pool, self.policy, k)]
         return pin_group(rng, group, {"pet_policy": self.policy}, negs), params(group)
-
-    def accepts(self, e: Entity, p: Params) -> bool:
-        return bool(e["pet_policy"] == self.policy)
 
 
 class TourByDetail(TourTemplate):
@@ -229,7 +225,7 @@ class TourByDetail(TourTemplate):
         """The target's value of the detail field, then one per hard negative."""
         raise NotImplementedError
 
-    def accepts(self, e: Entity, p: Params) -> bool:
+    def fits(self, e: Entity, p: Params) -> bool:
         return bool(e[self.detail[0]] == p["value"])
 
 
@@ -262,7 +258,7 @@ class ContactNewestListing(ContactTemplate):
 
     name = "contact_newest_listing"
     description = "Compare days on market, message the agent of the newest listing"
-    detail, best_by, all_negatives = ("days_on_market",), "days_on_market", True
+    detail, best_by, compare = ("days_on_market",), "days_on_market", True
     sentence = ("Among the {groups}, contact the agent of the one that has been on the market for "
                 "the fewest days, {contact}.")
 
@@ -278,14 +274,12 @@ class ContactByBrokerage(ContactTemplate):
     description = "Find the listing of a brokerage (agent inspection), message its agent"
     detail, inspect = ("brokerage",), (Action("ShowListingAgent"),)
     sentence = "Contact the agent of the {group} listed by {brokerage} {contact}."
+    wants = {"brokerage": "brokerage"}
 
     def group_pins(self, rng: Random, group: Entity, k: int) -> Pins:
         firm = rng.choice(V.BROKERAGES)
         negs = [{"brokerage": b} for b in others(rng, V.BROKERAGES, firm, k)]
         return pin_group(rng, group, {"brokerage": firm}, negs), {"brokerage": firm}
-
-    def accepts(self, e: Entity, p: Params) -> bool:
-        return bool(e["brokerage"] == p["brokerage"])
 
 
 def saved_pins(rng: Random, group: Entity, field: str, values: list[Any], **extra: Any) -> Pins:
@@ -301,13 +295,13 @@ def saved_pins(rng: Random, group: Entity, field: str, values: list[Any], **extr
 class SavedTemplate(HomeTemplate):
     """Homes saved before the episode, reviewed from the saved-homes list."""
 
-    back = SAVED
+    opener = ("OpenProperty", "OpenSavedHomes", "property_id")
 
     def group(self, d: Draft, world: World) -> list[Entity]:
         saved = set(world.meta.get("saved", ()))
         return [e for e in super().group(d, world) if e["id"] in saved]
 
-    def reach(self, p: Params, world: World) -> list[Action]:
+    def prefix(self, p: Params, world: World) -> list[Action]:
         return [SAVED]
 
 
@@ -316,19 +310,16 @@ class UnsaveByHoa(SavedTemplate):
 
     name = "unsave_by_hoa"
     description = "Open saved homes and unsave the one with a given HOA fee"
-    commit_action = "UnsaveHome"
-    steps: ClassVar[tuple[Action | Step, ...]] = (Step("UnsaveHome", property_id=Step.TARGET),)
+    commit_action, commit_with = "UnsaveHome", {"property_id": TARGET}
     detail = ("hoa_fee",)
     sentence = ("One of your saved homes, a {group}, has an HOA fee of ${hoa_fee}/month. Remove "
                 "that home from your saved homes.")
+    wants = {"hoa_fee": "hoa_fee"}
 
     def pins(self, rng: Random, k: int) -> Pins:
         group = pick_group(rng, ("Townhouse", "Condo"), "for_sale")
         fees = [v * 10 for v in rng.sample(range(8, 70), k + 1)]
         return saved_pins(rng, group, "hoa_fee", fees, hoa_fee=fees[0])
-
-    def accepts(self, e: Entity, p: Params) -> bool:
-        return bool(e["hoa_fee"] == p["hoa_fee"])
 
     def verifier(self, d: Draft, world: World) -> list[Condition]:
         return [Condition(fact="saved", op="not_contains", value=d.target,
@@ -342,7 +333,7 @@ class UnsaveOldest(UnsaveByHoa):
 
     name = "unsave_older_home"
     description = "Review saved homes and unsave the one built before a year"
-    detail, steps = ("year_built",), (SAVED, *UnsaveByHoa.steps)
+    detail, commit_after = ("year_built",), ("OpenSavedHomes",)
     sentence = "Review your saved homes and unsave the {group} that was built before {cutoff}."
 
     def pins(self, rng: Random, k: int) -> Pins:
@@ -351,7 +342,7 @@ class UnsaveOldest(UnsaveByHoa):
         years = [rng.randint(1940, cutoff - 1), *(rng.randint(cutoff, 2023) for _ in range(k))]
         return saved_pins(rng, group, "year_built", years, cutoff=cutoff)
 
-    def accepts(self, e: Entity, p: Params) -> bool:
+    def fits(self, e: Entity, p: Params) -> bool:
         return bool(e["year_built"] < p["cutoff"])
 
 
@@ -360,7 +351,7 @@ class SavedLowestHoaTour(SavedTemplate, TourTemplate):
 
     name = "saved_lowest_hoa_tour"
     description = "Compare HOA fees of saved homes and request a tour of the lowest"
-    detail, best_by, all_negatives = ("hoa_fee",), "hoa_fee", True
+    detail, best_by, compare = ("hoa_fee",), "hoa_fee", True
     sentence = ("Compare the HOA fees of the {groups} in your saved homes and request a tour of "
                 "the one with the lowest fee {tour}.")
 
@@ -369,13 +360,8 @@ class SavedLowestHoaTour(SavedTemplate, TourTemplate):
         fees = [v * 10 for v in distinct(rng, range(8, 70), k + 1, highest=False)]
         return saved_pins(rng, group, "hoa_fee", fees, **tour_details(rng))
 
-    def reach(self, p: Params, world: World) -> list[Action]:
+    def prefix(self, p: Params, world: World) -> list[Action]:
         return [SAVED, Action("CompareHomes")]
 
 
-TEMPLATES: dict[str, TaskTemplate] = {
-    t.name: t for t in (
-        CheapestUnderHoa(), LargestWithGoodSchools(), BestRatedSchools(), LargestLot(),
-        PetFriendlyRental(), TourByYearBuilt(), TourWithGarage(), ContactNewestListing(),
-        ContactByBrokerage(), UnsaveByHoa(), UnsaveOldest(), SavedLowestHoaTour())
-}
+TEMPLATES: dict[str, TaskTemplate] = collect(sys.modules[__name__])

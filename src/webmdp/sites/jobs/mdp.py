@@ -3,13 +3,15 @@ people search, profiles with the connect dialog, messaging and the feed."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
 
 from webmdp.core.model import World
 from webmdp.core.spec import Action
 from webmdp.errors import require
+from webmdp.sites._common import handlers as H
 from webmdp.sites._common.catalog import words
-from webmdp.sites._common.handlers import Handler, Params, catalog_action, dispatch, switch, toggle
+from webmdp.sites._common.handlers import Handler, Params
 from webmdp.sites.jobs.catalog import CATALOG
 from webmdp.sites.jobs.state import JobsState
 
@@ -62,12 +64,17 @@ def transition(s: JobsState, a: Action, world: World) -> JobsState:
     if name == CATALOG.search:
         require(s.surface in ("JobList", "JobDetail") and not s.dialog,
                 "SearchJobs: no job search box here")
-    browsed = catalog_action(CATALOG, s, a, world, "the job list")
-    return browsed or dispatch(_HANDLERS, s, a, world)
+    browsed = H.catalog_action(CATALOG, s, a, world, "the job list")
+    return browsed or H.dispatch(_HANDLERS, s, a, world)
+
+
+def _page(surface: str) -> Callable[[JobsState], bool]:
+    """On ``surface`` with no dialog open."""
+    return lambda s: s.surface == surface and not s.dialog
 
 
 def _on(s: JobsState, surface: str, name: str) -> None:
-    require(s.surface == surface and not s.dialog, f"{name}: not on {surface}")
+    require(_page(surface)(s), f"{name}: not on {surface}")
 
 
 def _text(p: Params, key: str, name: str, *, required: bool = True) -> str:
@@ -82,11 +89,6 @@ def _open_job(s: JobsState, p: Params, world: World) -> JobsState:
     jid = p["job_id"]
     require(jid in CATALOG.visible(world, s), f"OpenJob: {jid} is not on this page")
     return s.replace(surface="JobDetail", focus=jid)
-
-
-def _back_to_jobs(s: JobsState, p: Params, world: World) -> JobsState:
-    _on(s, "JobDetail", "BackToJobs")
-    return s.replace(surface="JobList", focus=None)
 
 
 def _job(s: JobsState, p: Params, world: World, name: str) -> str:
@@ -111,11 +113,6 @@ def _submit(s: JobsState, p: Params, world: World) -> JobsState:
                                               (s.focus or "", phone, str(p["resume"]), years)))
 
 
-def _close_dialog(s: JobsState, p: Params, world: World) -> JobsState:
-    require(bool(s.dialog), "CloseDialog: no dialog is open")
-    return s.replace(dialog="")
-
-
 def _search_people(s: JobsState, p: Params, world: World) -> JobsState:
     require(not s.dialog, "SearchPeople: close the dialog first")
     q = _text(p, "query", "SearchPeople")
@@ -131,11 +128,6 @@ def _open_profile(s: JobsState, p: Params, world: World) -> JobsState:
     return s.replace(surface="ProfileView", focus=pid, origin=s.surface)
 
 
-def _back_to_list(s: JobsState, p: Params, world: World) -> JobsState:
-    _on(s, "ProfileView", "BackToList")
-    return s.replace(surface=s.origin or "ConnectionList", focus=None, origin="")
-
-
 def _open_connect(s: JobsState, p: Params, world: World) -> JobsState:
     _on(s, "ProfileView", "OpenConnect")
     require(all(i[0] != s.focus for i in s.invitations), "OpenConnect: invitation pending")
@@ -147,11 +139,6 @@ def _send_invitation(s: JobsState, p: Params, world: World) -> JobsState:
             "SendInvitation: the connect dialog is not open")
     note = _text(p, "note", "SendInvitation", required=False)
     return s.replace(dialog="", invitations=(*s.invitations, (s.focus or "", note)))
-
-
-def _message_profile(s: JobsState, p: Params, world: World) -> JobsState:
-    _on(s, "ProfileView", "MessageProfile")
-    return s.replace(surface="Messaging", conversation=s.focus or "", focus=None, origin="")
 
 
 def _open_conversation(s: JobsState, p: Params, world: World) -> JobsState:
@@ -172,15 +159,22 @@ def _like(s: JobsState, p: Params, world: World) -> JobsState:
     _on(s, "Feed", "LikePost")
     pid = p["profile_id"]
     require(pid in feed(world), f"LikePost: no post by {pid} in the feed")
-    return s.replace(liked=toggle(s.liked, pid))
+    return s.replace(liked=H.toggle(s.liked, pid))
 
 
 _HANDLERS: dict[str, Handler[JobsState]] = {
-    "OpenJob": _open_job, "BackToJobs": _back_to_jobs,
-    **switch(("SaveJob", "UnsaveJob"), "saved", "saved", _job),
-    "OpenEasyApply": _open_apply, "SubmitApplication": _submit, "CloseDialog": _close_dialog,
-    "SearchPeople": _search_people, "OpenProfile": _open_profile, "BackToList": _back_to_list,
+    "OpenJob": _open_job,
+    "BackToJobs": H.step(_page("JobDetail"), "BackToJobs: not on JobDetail", surface="JobList",
+                       focus=None),
+    **H.switch(("SaveJob", "UnsaveJob"), "saved", "saved", _job),
+    "OpenEasyApply": _open_apply, "SubmitApplication": _submit,
+    "CloseDialog": H.step(lambda s: bool(s.dialog), "CloseDialog: no dialog is open", dialog=""),
+    "SearchPeople": _search_people, "OpenProfile": _open_profile,
+    "BackToList": H.step(_page("ProfileView"), "BackToList: not on ProfileView", focus=None,
+                       surface=lambda s, p: s.origin or "ConnectionList", origin=""),
     "OpenConnect": _open_connect, "SendInvitation": _send_invitation,
-    "MessageProfile": _message_profile, "OpenConversation": _open_conversation,
-    "SendMessage": _send_message, "LikePost": _like,
+    "MessageProfile": H.step(_page("ProfileView"), "MessageProfile: not on ProfileView",
+                           surface="Messaging", conversation=lambda s, p: s.focus or "",
+                           focus=None, origin=""),
+    "OpenConversation": _open_conversation, "SendMessage": _send_message, "LikePost": _like,
 }

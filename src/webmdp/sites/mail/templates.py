@@ -9,7 +9,7 @@ from typing import Any, ClassVar
 from webmdp.core.model import Entity, World, WorldSpec
 from webmdp.core.site import Site
 from webmdp.core.spec import Action
-from webmdp.sites._common.templates import Params, PinnedTemplate, collect
+from webmdp.sites._common.templates import TARGET, Params, PinnedTemplate, collect
 from webmdp.sites.mail import catalog as C
 from webmdp.sites.mail.world import MAX_AGE, address, company_of, email_of
 from webmdp.tasks.model import Condition
@@ -229,7 +229,8 @@ class DeleteBySignature(ThreadTemplate):
 
     name = "delete_by_signature"
     description = "In Archive with the attachment filter, delete the email signed with a title"
-    commit_action = "Delete"
+    commit_action, commit_with = "Delete", {"thread_id": TARGET}
+    marked = ("deleted", "deleted")
     sentence = ("Go to your Archive and show only emails with attachments. Delete the "
                 "'{subject}' email from {sender} in which they sign as {title}.")
     card = ("from_name", "subject", "folder", "has_attachment")
@@ -248,12 +249,6 @@ class DeleteBySignature(ThreadTemplate):
 
     def prefix(self, p: Params, world: World) -> list[Action]:
         return [Action("SwitchFolder", {"folder": "archive"}), ATTACHED]
-
-    def commit(self, d: Draft, world: World) -> list[Action]:
-        return [Action("Delete", {"thread_id": d.target})]
-
-    def verifier(self, d: Draft, world: World) -> list[Condition]:
-        return membership(d, "deleted", "deleted")
 
 
 class EmailReplyToAddress(ThreadTemplate):

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from webmdp.core.model import State
-from webmdp.core.spec import Action, ActionSpec, ParamSpec, declare_action
+from webmdp.core.spec import ActionSpec, ParamSpec, declare_action
 from webmdp.sites._common.site import CO, FI, INS, NAV, ModularSite, SiteLogic
 from webmdp.sites._common.tasklib import shown
 from webmdp.sites.qa import mdp, observe
@@ -60,8 +59,5 @@ class QASite(ModularSite[QAState]):
 
     state_class = QAState
     start_surface = "QuestionList"
+    back_actions = dict.fromkeys(("QuestionDetail", "UserProfile", "TagPage"), "GoBack")
     logic = SiteLogic(generate_world, mdp.transition, observe.observe, observe.facts)
-
-    def browser_back(self, state: State) -> Action | None:
-        assert isinstance(state, QAState)
-        return Action("GoBack") if state.surface != "QuestionList" else None

@@ -15,7 +15,6 @@ from webmdp.sites.shopping import catalog as C
 from webmdp.sites.shopping.world import make_reviews, make_title
 from webmdp.tasks.model import Condition
 from webmdp.tasks.template import Draft, TaskTemplate
-from webmdp.tasks.verifier import membership
 
 N_ENTITIES = 36
 ADD = Action("AddToCart")
@@ -45,19 +44,13 @@ class ProductTemplate(PinnedTemplate):
 
     ids = "PRD-"
     opener = ("OpenProduct", "BackToResults", "product_id")
-    commit_action = "AddToCart"
+    commit_action, marked = "AddToCart", ("cart.products", "in the cart")
 
     def words(self, p: Params) -> Params:
         return {**p, "cat": p.get("category", "").lower()}
 
     def prefix(self, p: Params, world: World) -> list[Action]:
         return [search(p["query"])]
-
-    def commit(self, d: Draft, world: World) -> list[Action]:
-        return [ADD]
-
-    def verifier(self, d: Draft, world: World) -> list[Condition]:
-        return membership(d, "cart.products", "in the cart")
 
 
 class FindProductExtract(ProductTemplate):
