@@ -13,7 +13,7 @@ from typing import Any, Literal
 import numpy as np
 
 from webmdp.errors import ConfigError
-from webmdp.synth.sidefile import Row, RowKey, row_key
+from webmdp.synth.sidefile import Row, step_key
 
 Split = Literal["gt", "ge"]
 TABLE6_CUTOFFS = (2, 4, 5, 6, 8)
@@ -24,12 +24,15 @@ def kept(grade: float, cutoff: float, split: Split = "gt") -> bool:
     return grade > cutoff if split == "gt" else grade >= cutoff
 
 
-def by_step(rows: Sequence[Row]) -> dict[RowKey, list[float]]:
-    """Graded rows by step key; several samples of one step (``--samples k``) are kept apart."""
-    out: dict[RowKey, list[float]] = defaultdict(list)
+StepKey = tuple[str, str, str, int]
+
+
+def by_step(rows: Sequence[Row]) -> dict[StepKey, list[float]]:
+    """Graded rows by step; the samples of one step (``--samples k``) are its list."""
+    out: dict[StepKey, list[float]] = defaultdict(list)
     for r in rows:
         if r.get("grade") is not None:
-            out[row_key(r)].append(float(r["grade"]))
+            out[step_key(r)].append(float(r["grade"]))
     return dict(out)
 
 
@@ -68,7 +71,7 @@ def spearman(a: Sequence[float], b: Sequence[float]) -> float:
     return float(np.corrcoef(ra, rb)[0, 1])
 
 
-def spread(samples: dict[RowKey, list[float]]) -> dict[str, Any]:
+def spread(samples: dict[StepKey, list[float]]) -> dict[str, Any]:
     """Per-step spread over repeated samples (WebSTAR: mean change 0.81, median sd 0.49, CV)."""
     multi = [v for v in samples.values() if len(v) > 1]
     if not multi:

@@ -16,12 +16,20 @@ from typing import Any
 from webmdp.errors import ConfigError
 
 Row = dict[str, Any]
-RowKey = tuple[str, str, str, int]
+RowKey = tuple[str, str, str, int, int]
 _SOURCE = re.compile(r"^[A-Za-z0-9_.:-]+$")
 
 
 def row_key(row: Row) -> RowKey:
-    return (str(row["agent"]), str(row["mode"]), str(row["task_id"]), int(row["step"]))
+    """(run label, mode, task id, step, sample): ``sample`` tells apart the repeated gradings
+    of one step (``--samples k``); it is 0 when absent."""
+    return (str(row["agent"]), str(row["mode"]), str(row["task_id"]), int(row["step"]),
+            int(row.get("sample", 0)))
+
+
+def step_key(row: Row) -> tuple[str, str, str, int]:
+    """The step a row is about, whatever its sample."""
+    return row_key(row)[:4]  # type: ignore[return-value]
 
 
 def synth_dir(run: Path) -> Path:

@@ -20,6 +20,7 @@ from __future__ import annotations
 import base64
 import itertools
 import json
+import re
 import threading
 import time
 from collections.abc import Callable, Iterable
@@ -449,3 +450,92 @@ def _error_body(protocol: Protocol, status: int, message: str) -> dict[str, Any]
     if protocol == "messages":
         return {"type": "error", "error": {"type": kind, "message": message}}
     return {"error": {"message": message, "type": kind, "param": None, "code": None}}
+
+
+# -- answering the synth prompts (webmdp.synth.prompts) ----------------------------------------
+SYNTH_MARKERS: dict[str, str] = {"grade": "[webmdp synth: step critic]",
+                                 "thought": "[webmdp synth: thought writer]",
+                                 "judge": "[webmdp synth: trajectory judge]"}
+"""The marker line each synth system prompt starts with (kept equal to
+``webmdp.synth.prompts``'s markers; a test checks it)."""
+_SYNTH_STEP = re.compile(r"^(?:PROPOSED|CURRENT) ACTION \(step (\d+)\): (.*)$", re.MULTILINE)
+_SYNTH_TASK = re.compile(r"^USER TASK: (.*)$", re.MULTILINE)
+
+
+@dataclass(frozen=True)
+class SynthPrompt:
+    """A synth request as :func:`synth_responder` reads it: its ``kind`` (``grade``,
+    ``thought`` or ``judge``), the step it is about (0-based; None for the judge), that step's
+    action text, the task's instruction and how many images came with it."""
+
+    kind: str
+    request: Request
+    step: int | None
+    action: str
+    instruction: str
+    images: int
+
+
+def synth_prompt(request: Request) -> SynthPrompt | None:
+    """The synth prompt in ``request``, or None when it is not one."""
+    texts = request.texts()
+    joined = "\n".join(texts)
+    kind = next((k for k, marker in SYNTH_MARKERS.items() if marker in joined), None)
+    if kind is None:
+        return None
+    step = _SYNTH_STEP.search(joined)
+    task = _SYNTH_TASK.search(joined)
+    return SynthPrompt(kind, request, int(step.group(1)) if step else None,
+                       step.group(2).strip() if step else "", task.group(1).strip() if task
+                       else "", len(request.images()))
+
+
+SynthAnswer = Callable[[SynthPrompt], Any]
+
+
+def critique(grade: int, prompt: SynthPrompt | None = None) -> str:
+    """A critic's answer in the eight stages, ending ``Expected value: <grade>``."""
+    action = prompt.action if prompt is not None else "the proposed action"
+    return "\n".join([
+        "1. Current screen: the page and the marks are as described.",
+        "2. What success means: the conditions of the task.",
+        "3. Progress so far: as the earlier actions show.",
+        f"4. The proposed action: {action}.",
+        "5. Outcomes: as expected.", "6. Alternatives: none strictly better.",
+        "7. Verdict: see the value.", "8. Expected value", "", f"Expected value: {grade}"])
+
+
+def synth_responder(grade: int | SynthAnswer = 8, *, thought: str | SynthAnswer | None = None,
+                    verdict: bool | SynthAnswer = True,
+                    other: Responder | None = None) -> Responder:
+    """A responder for the synth prompts, so the model grader, the thought writer and the judge
+    run offline against :class:`ScriptedModelServer`.
+
+    ``grade``: the score every critic request gets, or a function of the :class:`SynthPrompt`
+    answering an int (written as an eight-stage critique), a str (sent as is: to script an
+    unparseable answer) or a :class:`Reply` (an error status, a delay). ``thought``: the
+    thought text (default: one naming the step's action), or such a function. ``verdict``:
+    True / False (``Verdict: success`` / ``failure``), or such a function. ``other`` answers
+    any request that is not a synth prompt (default: a 400 error)."""
+
+    def answer(value: Any, prompt: SynthPrompt, fmt: Callable[[Any], str]) -> Reply:
+        got = value(prompt) if callable(value) else value
+        if isinstance(got, Reply):
+            return got
+        return Reply(text=got if isinstance(got, str) else fmt(got))
+
+    def respond(request: Request) -> Reply:
+        prompt = synth_prompt(request)
+        if prompt is None:
+            return other(request) if other is not None else Reply(
+                status=400, error="synth responder: not a synth prompt")
+        if prompt.kind == "grade":
+            return answer(grade, prompt, lambda g: critique(int(g), prompt))
+        if prompt.kind == "thought":
+            default = (f"Thought: I see the page for step {prompt.step}. To get on with the "
+                       f"task I do this next: {prompt.action}.")
+            return answer(thought if thought is not None else default, prompt, str)
+        return answer(verdict, prompt, lambda v: "The evidence was weighed.\nVerdict: "
+                      + ("success" if v else "failure"))
+
+    return respond
