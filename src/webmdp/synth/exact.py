@@ -132,7 +132,7 @@ class ExactGrader:
         return i is not None and j is not None and i[0] < j[1]
 
     def reach(self, task: Task, state: State) -> Reach:
-        return reach(task, state, max_expansions=self.budget)
+        return reach(task, state, max_expansions=self.budget, focused=True)
 
     def grades(self, trace: EpisodeTrace, task: Task) -> list[Graded]:
         states = replay(trace, task)

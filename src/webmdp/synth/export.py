@@ -1,0 +1,736 @@
+"""Step-masked SFT export (WebSTAR 3.4, eq. 2): one training sample per kept step.
+
+The seed trains the policy on (thought t_n, action a_n) given the instruction, *every* past
+thought and action and the last w screenshots; only steps whose grade s_n > 5 enter the loss,
+while every step stays in the context. A chat-format SFT sample has one loss target, so the
+mask becomes the sample set: one sample per kept step (mean grade over its samples > cutoff),
+whose context holds all earlier steps, kept or not, as text.
+
+A sample:
+
+- **system**: the grammar's own system prompt (the one ``webmdp`` agents send that family;
+  for the json grammar in semantic mode, with the site's action list);
+- **user**: the instruction, every earlier step as the text the grammar's model would have
+  written for it (thought + action), then the last ``window`` distinct screenshots up to the
+  page the step acted on (oldest first, the last is the current page), one ``<image>`` each;
+- **assistant** (the target): the step's thought and action, written in the grammar
+  (:data:`FORMATTERS`), in the grammar's pixel convention: the image size its family is sent
+  (``images.model_image_size``: 1428x896 smart-resized for uitars and qwen, the 1440x900
+  viewport for json) and its default coordinates (``absolute``).
+
+Screenshots are copied as recorded (1440x900, hard-linked when the file system allows): the
+Qwen2-VL / UI-TARS processors smart-resize them to exactly the 1428x896 image the coordinates
+are written for, provided the trainer does not cap the image below that (LlamaFactory:
+``image_max_pixels >= 1279488``; :data:`MIN_IMAGE_PIXELS`).
+
+Every written action is parsed back with the grammar's own parser (``parse_output``, what
+``webmdp agents parse`` runs) and compared with the recorded action (:func:`same_action`,
+within one unit of the grammar's coordinate space): a step whose action the grammar cannot
+express (a qwen drag, a uitars triple click, an element-id click with no coordinates, a thought
+that contains the grammar's own ``Action:`` marker) is never written as its target; it is
+counted under ``skipped`` with the reason, and in the context of later steps it reads as a
+plain description (``(click at (637, 30))``).
+
+Thoughts: the trace's own ``notes.thought`` (a model agent's), else the thoughts side file of
+``thoughts`` (``RUN/synth/thoughts-<source>.jsonl``; ``exact`` thoughts are made on the fly
+when the file is missing, they need no model), else none (the action alone).
+
+Semantic-mode traces have no pixels: they are exported with the json grammar only (their
+``{"name", "params"}`` actions); with any other grammar they are skipped and counted.
+
+``all_steps`` is the trajectory-level export of the seed's Table 2 ("All steps"): every step
+of every *successful* trajectory, no grades needed. The step-level export keeps steps from
+every trajectory by default (exact grades make a good step of a failed rollout trustworthy);
+``successful_only`` restricts it to successful trajectories, the seed's "Correct steps"
+column, so the two columns of Table 2 compare on the same trajectories.
+
+Output (``out``), written to a temporary directory beside it and renamed into place:
+``data.json`` (sharegpt, llamafactory: a JSON list) or ``data.jsonl`` (jsonl), ``images/``,
+``export.json`` (options, counts, system prompts, image size) and, for llamafactory,
+``dataset_info.json``. An existing ``out`` is replaced only when it is an earlier export (it
+holds ``export.json``) or empty.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import shutil
+import tempfile
+from collections.abc import Callable, Iterable
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from webmdp.agents.llm.grammars import get_grammar, grammar_info
+from webmdp.agents.llm.grammars.base import VIEWPORT, ParseContext, parse_output
+from webmdp.agents.llm.images import model_image_size
+from webmdp.core.spec import Action
+from webmdp.env.actions import SCROLL_STEP_PX, GUIAction, normalize_key
+from webmdp.errors import ConfigError, unknown_choice
+from webmdp.synth.annotate import action_text, before_shots
+from webmdp.synth.episodes import Episode, episodes, trace_paths
+from webmdp.synth.sidefile import grades_path, read_rows, step_key, thoughts_path
+from webmdp.trace import EpisodeTrace
+
+Format = Literal["sharegpt", "llamafactory", "jsonl"]
+FORMATS: tuple[str, ...] = ("sharegpt", "llamafactory", "jsonl")
+IMAGE_TOKEN = "<image>"
+DATASET_NAME = "webmdp"
+MIN_IMAGE_PIXELS = 1428 * 896
+"""The smart-resized viewport (uitars, qwen): a trainer must not cap images below it."""
+THOUGHT_SOURCES = ("exact", "model")
+
+
+class Unwritable(Exception):
+    """The grammar cannot express this action (the message says why)."""
+
+
+# -- writing one action in a grammar -----------------------------------------------------------
+@dataclass(frozen=True)
+class Space:
+    """A grammar's pixel convention: the image its family is sent and the viewport."""
+
+    image: tuple[int, int]
+    viewport: tuple[int, int] = VIEWPORT
+
+    @property
+    def sx(self) -> float:
+        """Viewport pixels per model unit, x."""
+        return self.viewport[0] / self.image[0]
+
+    @property
+    def sy(self) -> float:
+        return self.viewport[1] / self.image[1]
+
+    def point(self, x: float | None, y: float | None) -> tuple[int, int]:
+        """A viewport point in the model's pixels (rounded, kept on the image)."""
+        if x is None or y is None:
+            raise Unwritable("the action has no x, y (an element-id action)")
+        px = min(max(round(x / self.sx), 0), self.image[0] - 1)
+        py = min(max(round(y / self.sy), 0), self.image[1] - 1)
+        return px, py
+
+
+def _num(v: float) -> str:
+    """A number as a model writes it: ``5``, ``0.1``, ``5.14``."""
+    return f"{round(v, 3):g}"
+
+
+def _quote(text: str) -> str:
+    """A Python single-quoted string body with the escapes UI-TARS uses."""
+    return (text.replace("\\", "\\\\").replace("'", "\\'").replace("\n", "\\n")
+            .replace("\r", "\\r").replace("\t", "\\t"))
+
+
+_KEY_NAMES = {"Control": "ctrl", "Meta": "cmd", "Escape": "esc", "ArrowUp": "up",
+              "ArrowDown": "down", "ArrowLeft": "left", "ArrowRight": "right"}
+
+
+def _key_tokens(chord: str) -> list[str]:
+    """A normalised chord (``Control+a``) as the lowercase names these families write
+    (``["ctrl", "a"]``), where lowercase reads back the same."""
+    out = []
+    for tok in [t for t in chord.split("+") if t] or [chord]:
+        if tok in _KEY_NAMES:
+            out.append(_KEY_NAMES[tok])
+        elif len(tok) > 1 and normalize_key(tok.lower()) == tok:
+            out.append(tok.lower())
+        else:
+            out.append(tok)
+    return out
+
+
+def _plain(a: GUIAction, grammar: str) -> None:
+    """Refuse what no pixel grammar carries: held keys and replacing fills."""
+    if a.modifiers:
+        raise Unwritable(f"{grammar} has no held keys ({'+'.join(a.modifiers)})")
+    if a.replace:
+        raise Unwritable(f"{grammar} has no replacing type")
+
+
+def uitars_action(a: GUIAction, sp: Space) -> str:
+    """One GUIAction as a UI-TARS call (absolute pixels of the smart-resized screenshot)."""
+    from webmdp.agents.llm.grammars.uitars import SCROLL_AMOUNT, WAIT_SECONDS
+
+    _plain(a, "uitars")
+    names = {("click", "left"): "click", ("click", "middle"): "middle_click",
+             ("double_click", "left"): "left_double", ("right_click", "left"): "right_single",
+             ("move", "left"): "hover"}
+    if (a.kind, a.button) in names:
+        return "{}(start_box='({},{})')".format(names[(a.kind, a.button)], *sp.point(a.x, a.y))
+    if a.kind == "drag":
+        return "drag(start_box='({},{})', end_box='({},{})')".format(
+            *sp.point(a.x, a.y), *sp.point(a.x2, a.y2))
+    if a.kind == "scroll":
+        if a.dx and a.dy:
+            raise Unwritable("uitars scrolls one axis at a time")
+        dist = a.dy or a.dx
+        if not dist:
+            raise Unwritable("a scroll of 0 pixels")
+        direction = ("down" if dist > 0 else "up") if a.dy else \
+            ("right" if dist > 0 else "left")
+        steps = abs(dist) / SCROLL_STEP_PX
+        args = [f"direction='{direction}'"]
+        if a.x is not None and a.y is not None:
+            args.insert(0, "start_box='({},{})'".format(*sp.point(a.x, a.y)))
+        if not math.isclose(steps, SCROLL_AMOUNT):
+            args.append(f"steps='{_num(steps)}'")
+        return f"scroll({', '.join(args)})"
+    if a.kind == "type":
+        if a.element is not None and a.x is None:
+            raise Unwritable("uitars types into the focused field, not an element id")
+        return f"type(content='{_quote(a.text)}')"
+    if a.kind == "key":
+        return f"hotkey(key='{' '.join(_key_tokens(a.key))}')"
+    if a.kind == "wait":
+        if a.seconds is None or math.isclose(a.seconds, WAIT_SECONDS):
+            return "wait()"
+        return f"wait(seconds='{_num(a.seconds)}')"
+    if a.kind == "finish":
+        return f"finished(content='{_quote(a.answer or '')}')"
+    if a.kind == "go_back":
+        return "navigate_back()"
+    raise Unwritable(f"uitars has no {a.kind} ({a.button} button)" if a.kind == "click"
+                     else f"uitars has no {a.kind}")
+
+
+def uitars_text(thought: str, action: dict[str, Any], sp: Space, mode: str) -> str:
+    call = uitars_action(_gui(action), sp)
+    return f"Thought: {thought}\nAction: {call}" if thought else f"Action: {call}"
+
+
+def qwen_arguments(a: GUIAction, sp: Space) -> dict[str, Any]:
+    """One GUIAction as Qwen-VL ``computer_use`` arguments."""
+    from webmdp.agents.llm.grammars.qwen import WAIT_SECONDS
+
+    _plain(a, "qwen")
+    clicks = {("click", "left"): "left_click", ("click", "middle"): "middle_click",
+              ("right_click", "left"): "right_click", ("double_click", "left"): "double_click",
+              ("triple_click", "left"): "triple_click", ("move", "left"): "mouse_move"}
+    if (a.kind, a.button) in clicks:
+        return {"action": clicks[(a.kind, a.button)], "coordinate": list(sp.point(a.x, a.y))}
+    if a.kind == "scroll":
+        if a.dx and a.dy:
+            raise Unwritable("qwen scrolls one axis at a time")
+        if a.dy:  # pixels of the declared screen, positive scrolls up
+            args: dict[str, Any] = {"action": "scroll", "pixels": -round(a.dy / sp.sy)}
+        elif a.dx:
+            args = {"action": "hscroll", "pixels": round(a.dx / sp.sx)}
+        else:
+            raise Unwritable("a scroll of 0 pixels")
+        if args["pixels"] == 0:
+            raise Unwritable("a scroll under one pixel of the screenshot")
+        if a.x is not None and a.y is not None:
+            args["coordinate"] = list(sp.point(a.x, a.y))
+        return args
+    if a.kind == "type":
+        if a.element is not None and a.x is None:
+            raise Unwritable("qwen types into the focused field, not an element id")
+        return {"action": "type", "text": a.text}
+    if a.kind == "key":
+        return {"action": "key", "keys": _key_tokens(a.key)}
+    if a.kind == "wait":
+        return {"action": "wait", "time": WAIT_SECONDS if a.seconds is None else a.seconds}
+    if a.kind == "finish":
+        if a.answer and a.answer.strip():
+            return {"action": "answer", "text": a.answer}
+        return {"action": "terminate", "status": "success"}
+    raise Unwritable(f"qwen has no single {a.kind} action" if a.kind == "drag"
+                     else f"qwen has no {a.kind}")
+
+
+def qwen_text(thought: str, action: dict[str, Any], sp: Space, mode: str) -> str:
+    call = {"name": "computer_use", "arguments": qwen_arguments(_gui(action), sp)}
+    block = f"<tool_call>\n{json.dumps(call, ensure_ascii=False)}\n</tool_call>"
+    return f"{thought}\n{block}" if thought else block
+
+
+def json_action(action: dict[str, Any], sp: Space, mode: str) -> dict[str, Any]:
+    """The ``action`` object of a json-grammar reply: ``{"name", "params"}`` in semantic
+    mode, a GUIAction dict with the point in the model's pixels in browser mode."""
+    if mode == "semantic":
+        if not isinstance(action.get("name"), str):
+            raise Unwritable("not a semantic action")
+        return {"name": action["name"], "params": dict(action.get("params") or {})}
+    a = _gui(action)
+    d = a.to_dict()
+    if a.x is not None and a.y is not None:
+        d.pop("element", None)  # the point is what a pixel-trained model writes
+        d["x"], d["y"] = sp.point(a.x, a.y)
+    if a.x2 is not None and a.y2 is not None:
+        d["x2"], d["y2"] = sp.point(a.x2, a.y2)
+    if a.direction is not None:
+        d.pop("dx", None), d.pop("dy", None)  # derived from direction and amount
+    kind = d.pop("kind")
+    return {"kind": kind, **d}
+
+
+def json_text(thought: str, action: dict[str, Any], sp: Space, mode: str) -> str:
+    return json.dumps({"thought": thought, "action": json_action(action, sp, mode)},
+                      ensure_ascii=False)
+
+
+Formatter = Callable[[str, dict[str, Any], Space, str], str]
+FORMATTERS: dict[str, Formatter] = {"uitars": uitars_text, "qwen": qwen_text, "json": json_text}
+"""Grammar name -> (thought, recorded action dict, pixel space, mode) -> the model's raw
+output; raises :class:`Unwritable`. Each is checked against its grammar's parser."""
+
+
+def supported_grammars() -> list[str]:
+    return list(FORMATTERS)
+
+
+def _gui(action: dict[str, Any]) -> GUIAction:
+    if "kind" not in action:
+        raise Unwritable("not a GUI action")
+    try:
+        return GUIAction.model_validate(action)
+    except ValueError as e:
+        raise Unwritable(f"not a valid GUI action ({str(e).splitlines()[0]})") from None
+
+
+# -- the round trip ----------------------------------------------------------------------------
+def _close(a: float | None, b: float | None, tol: float) -> bool:
+    if a is None or b is None:
+        return a is None and b is None
+    return abs(a - b) <= tol
+
+
+def same_action(recorded: GUIAction | Action, parsed: GUIAction | Action,
+                space: Space) -> bool:
+    """Whether ``parsed`` (read back from written text) is ``recorded`` up to the grammar's
+    pixel convention: points and scroll distances within one unit of the model's coordinate
+    space (plus the parser's 0.1 px rounding); a wait's seconds only when recorded."""
+    if isinstance(recorded, Action) or isinstance(parsed, Action):
+        if not (isinstance(recorded, Action) and isinstance(parsed, Action)):
+            return False
+        if recorded.name != parsed.name:
+            return False
+        rp, pp = dict(recorded.params), dict(parsed.params)
+        if recorded.name == "Finish":
+            return (rp.get("answer") or None) == (pp.get("answer") or None)
+        return rp == pp
+    tx, ty = space.sx + 0.1, space.sy + 0.1
+    r, p = recorded, parsed
+    if (r.kind, r.button) != (p.kind, p.button):
+        return False
+    if r.x is not None:
+        if not (_close(r.x, p.x, tx) and _close(r.y, p.y, ty)):
+            return False
+    elif r.element != p.element or p.x is not None:
+        return False
+    if not (_close(r.x2, p.x2, tx) and _close(r.y2, p.y2, ty)):
+        return False
+    if not (_close(r.dx, p.dx, max(tx, 0.5)) and _close(r.dy, p.dy, max(ty, 0.5))):
+        return False
+    if r.seconds is not None and not _close(r.seconds, p.seconds, 1e-6):
+        return False
+    return (r.text, r.key, r.option, r.modifiers, r.replace) == \
+        (p.text, p.key, p.option, p.modifiers, p.replace) and \
+        ((r.answer or "").strip() or None) == ((p.answer or "").strip() or None)
+
+
+class Writer:
+    """Writes steps in one grammar and checks each against the grammar's parser."""
+
+    def __init__(self, grammar: str):
+        if grammar not in FORMATTERS:
+            known = ", ".join(FORMATTERS)
+            other = [g for g in grammar_info_names() if g not in FORMATTERS]
+            raise ConfigError(f"unknown grammar {grammar!r} for export: supported grammars are "
+                              f"{known}" + (f" ({', '.join(other)} have no writer)"
+                                            if grammar in other else ""))
+        self.name = grammar
+        self.format = FORMATTERS[grammar]
+        self.info = grammar_info(grammar)
+        self.grammar = get_grammar(grammar)
+        self.space = Space(model_image_size(self.info.image_policy))
+        self.contexts = {m: ParseContext(mode=m, image_size=self.space.image,  # type: ignore
+                                         coords=self.grammar.default_coords)
+                         for m in ("browser", "semantic")}
+
+    def modes(self) -> tuple[str, ...]:
+        return tuple(self.grammar.modes)
+
+    def system(self, mode: str, actions_doc: str = "") -> str:
+        return str(self.grammar.system_prompt(mode=mode, actions_doc=actions_doc))
+
+    def write(self, thought: str, action: dict[str, Any], mode: str) -> str:
+        """The raw output for (thought, action), parsed back and checked; raises
+        :class:`Unwritable` when the grammar cannot carry it."""
+        thought = thought.strip()
+        text = self.format(thought, action, self.space, mode)
+        parsed = parse_output(self.grammar, text, self.contexts[mode])
+        if not parsed.ok or len(parsed.actions) != 1:
+            raise Unwritable(f"does not parse back ({parsed.error or 'several actions'})")
+        recorded: GUIAction | Action = (
+            Action(action["name"], dict(action.get("params") or {})) if mode == "semantic"
+            else _gui(action))
+        if not same_action(recorded, parsed.actions[0], self.space):
+            raise Unwritable("parses back to another action")
+        if parsed.thought.strip() != thought:
+            raise Unwritable("the thought does not survive the grammar's syntax")
+        return text
+
+
+def grammar_info_names() -> list[str]:
+    from webmdp.agents.llm.grammars import grammar_names
+
+    return grammar_names()
+
+
+# -- grades and thoughts -----------------------------------------------------------------------
+StepKey = tuple[str, str, str, int]
+
+
+def load_grades(run: Path, source: str) -> dict[StepKey, float | None]:
+    """Mean grade per step over its samples (None: no sample graded it)."""
+    path = grades_path(run, source)
+    if not path.is_file():
+        how = f"webmdp synth grade {run}" + ("" if source == "exact" else f" --grader {source}")
+        raise ConfigError(f"{path}: no {source} grades yet; make them with `{how}`")
+    sums: dict[StepKey, list[float]] = {}
+    for row in read_rows(path):
+        got = sums.setdefault(step_key(row), [])
+        g = row.get("grade")
+        if isinstance(g, int | float) and not isinstance(g, bool):
+            got.append(float(g))
+    return {k: (sum(v) / len(v) if v else None) for k, v in sums.items()}
+
+
+class Thoughts:
+    """Side-file thoughts of one source; ``exact`` ones made on the fly when the file is
+    missing."""
+
+    def __init__(self, run: Path, source: str | None):
+        self.source = source
+        self.rows: dict[StepKey, str] = {}
+        self.live: Any = None
+        if source is None:
+            return
+        if source not in THOUGHT_SOURCES:
+            raise unknown_choice("thought source", source, THOUGHT_SOURCES)
+        path = thoughts_path(run, source)
+        if path.is_file():
+            for row in read_rows(path):
+                if isinstance(row.get("thought"), str) and row["thought"].strip():
+                    self.rows[step_key(row)] = row["thought"]
+        elif source == "exact":
+            from webmdp.synth.thoughts import ExactThoughts
+
+            self.live = ExactThoughts()
+        else:
+            raise ConfigError(f"{path}: no {source} thoughts yet; make them with `webmdp synth "
+                              f"thoughts {run} --thoughts {source}`")
+
+    def for_episode(self, ep: Episode) -> list[str]:
+        """The thought of every step: the trace's own, else this source's, else ''."""
+        live: dict[int, str] = {}
+        if self.live is not None:
+            for row in self.live.rows(ep.label, ep.mode, ep.trace, ep.task):
+                if isinstance(row.get("thought"), str):
+                    live[int(row["step"])] = row["thought"]
+        out = []
+        for i, step in enumerate(ep.trace.steps):
+            own = step.notes.thought if step.notes is not None else None
+            if own and own.strip():
+                out.append(own)
+            else:
+                out.append(live.get(i) or self.rows.get((ep.label, ep.mode, ep.trace.task_id, i))
+                           or "")
+        return out
+
+
+# -- the export --------------------------------------------------------------------------------
+@dataclass
+class ExportSummary:
+    """What an export wrote. ``trajectories`` / ``steps``: the trajectories exported from and
+    their steps; ``kept_steps``: steps selected as targets (grade > cutoff, or every step with
+    ``all_steps``); ``samples``: targets written (kept steps the grammar can express);
+    ``skipped``: reason -> count (semantic traces, failed trajectories, unwritable targets)."""
+
+    path: str
+    format: str
+    grammar: str
+    cutoff: float
+    window: int
+    grades: str | None
+    thoughts: str | None
+    all_steps: bool
+    successful_only: bool
+    trajectories: int = 0
+    steps: int = 0
+    kept_steps: int = 0
+    ungraded_steps: int = 0
+    samples: int = 0
+    images: int = 0
+    without_screenshots: int = 0
+    skipped: dict[str, int] = field(default_factory=dict)
+    files: list[str] = field(default_factory=list)
+
+    def skip(self, why: str, n: int = 1) -> None:
+        self.skipped[why] = self.skipped.get(why, 0) + n
+
+    def line(self) -> str:
+        what = "all steps of successful trajectories" if self.all_steps else \
+            f"grade > {self.cutoff:g} ({self.grades})"
+        skipped = ", ".join(f"{k} {v}" for k, v in sorted(self.skipped.items()))
+        return (f"{self.trajectories} trajectories, {self.steps} steps, {self.kept_steps} kept "
+                f"steps ({what}): {self.samples} samples, {self.images} images"
+                + (f"; skipped: {skipped}" if skipped else "") + f" -> {self.path}")
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+class _Images:
+    """Screenshots placed in ``images/`` once each (hard link, else copy)."""
+
+    def __init__(self, root: Path):
+        self.root = root
+        self.done: dict[Path, str] = {}
+        self.dirs: set[Path] = set()
+        self.link = True
+
+    def place(self, src: Path, name: str) -> str:
+        if src in self.done:
+            return self.done[src]
+        rel = f"images/{name}"
+        dst = self.root / rel
+        if dst.parent not in self.dirs:
+            dst.parent.mkdir(parents=True, exist_ok=True)
+            self.dirs.add(dst.parent)
+        try:
+            if self.link:
+                try:
+                    os.link(src, dst)
+                except FileNotFoundError:
+                    raise
+                except OSError:  # another file system, or no hard links there
+                    self.link = False
+            if not self.link:
+                shutil.copyfile(src, dst)
+        except FileNotFoundError:
+            raise ConfigError(f"{src}: screenshot missing") from None
+        self.done[src] = rel
+        return rel
+
+
+def _window(shots: list[str | None], i: int, w: int) -> list[str]:
+    """The last ``w`` distinct screenshots up to the one step ``i`` acted on, oldest first."""
+    out: list[str] = []
+    for rel in reversed(shots[:i + 1]):
+        if len(out) >= w:
+            break
+        if rel is not None and (not out or out[-1] != rel) and rel not in out:
+            out.append(rel)
+    return out[::-1]
+
+
+def _prompt(instruction: str, history: list[str], n_images: int) -> str:
+    parts = [f"Task: {instruction}"]
+    if history:
+        parts.append(f"Previous steps ({len(history)}):\n\n" + "\n\n".join(
+            f"[Step {n}]\n{text}" for n, text in enumerate(history, 1)))
+    else:
+        parts.append("Previous steps: none, this is the first step.")
+    if n_images:
+        label = "the current page" if n_images == 1 else \
+            f"the last {n_images} pages, oldest first; the last is the current page"
+        parts.append(f"Screenshot of {label}:\n" + "\n".join([IMAGE_TOKEN] * n_images))
+    return "\n\n".join(parts)
+
+
+def _check(run: Path, fmt: str, cutoff: float, window: int) -> None:
+    if fmt not in FORMATS:
+        raise unknown_choice("export format", fmt, FORMATS)
+    if not 0 <= cutoff <= 10:
+        raise ConfigError(f"--cutoff must be between 0 and 10, got {cutoff:g}")
+    if window < 0:
+        raise ConfigError(f"--window must be at least 0, got {window}")
+    trace_paths(run)
+
+
+def export(run: Path, out: Path, *, fmt: str = "sharegpt", cutoff: float = 5, window: int = 3,
+           grammar: str = "uitars", grades: str = "exact", thoughts: str | None = None,
+           all_steps: bool = False, successful_only: bool = False) -> ExportSummary:
+    """Export the run's kept steps as SFT samples into ``out`` (see the module doc)."""
+    run, out = Path(run), Path(out)
+    _check(run, fmt, cutoff, window)
+    writer = Writer(grammar)
+    grade_map: dict[StepKey, float | None] = {}
+    if not all_steps or grades_path(run, grades).is_file():
+        grade_map = load_grades(run, grades)
+    thought_src = Thoughts(run, thoughts)
+    summary = ExportSummary(str(out), fmt, grammar, cutoff, window,
+                            grades if (not all_steps or grade_map) else None, thoughts,
+                            all_steps, successful_only or all_steps)
+    _refuse_foreign(out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(dir=out.parent, prefix=f".{out.name}.", suffix=".tmp"))
+    try:
+        data_name = "data.jsonl" if fmt == "jsonl" else "data.json"
+        images = _Images(tmp)
+        systems: dict[str, str] = {}
+        with (tmp / data_name).open("w", encoding="utf-8") as fh:
+            first = True
+            if fmt != "jsonl":
+                fh.write("[\n")
+            for sample in _samples(run, writer, summary, grade_map, thought_src, images,
+                                   systems):
+                if fmt == "jsonl":
+                    plain = {k: v for k, v in sample.items() if k not in ("system", "prompt")}
+                    fh.write(json.dumps(plain, ensure_ascii=False) + "\n")
+                else:
+                    fh.write(("" if first else ",\n") + json.dumps(
+                        _sharegpt(sample), ensure_ascii=False))
+                first = False
+            if fmt != "jsonl":
+                fh.write("\n]\n")
+        summary.images = len(images.done)
+        summary.files = [data_name, "export.json"]
+        if fmt == "llamafactory":
+            info = dataset_info(data_name)
+            (tmp / "dataset_info.json").write_text(json.dumps(info, indent=2) + "\n",
+                                                   encoding="utf-8")
+            summary.files.append("dataset_info.json")
+        if images.done:
+            summary.files.append("images/")
+        manifest = {**summary.to_json(), "run": str(run), "image_size": list(writer.space.image),
+                    "coords": writer.grammar.default_coords, "viewport": list(VIEWPORT),
+                    "min_image_pixels": MIN_IMAGE_PIXELS if grammar != "json" else None,
+                    "system_prompts": systems}
+        (tmp / "export.json").write_text(json.dumps(manifest, indent=2, ensure_ascii=False)
+                                         + "\n", encoding="utf-8")
+        _swap(tmp, out)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    return summary
+
+
+def _samples(run: Path, writer: Writer, summary: ExportSummary,
+             grade_map: dict[StepKey, float | None], thought_src: Thoughts, images: _Images,
+             systems: dict[str, str]) -> Iterable[dict[str, Any]]:
+    for ep in episodes(run):
+        trace = ep.trace
+        if ep.mode not in writer.modes():
+            summary.skip(f"{ep.mode} trajectories ({writer.name} has no {ep.mode} actions; "
+                         "use --grammar json)")
+            continue
+        if summary.successful_only and not trace.success:
+            summary.skip("failed_trajectories")
+            continue
+        n = len(trace.steps)
+        keys = [(ep.label, ep.mode, trace.task_id, i) for i in range(n)]
+        step_grades = [grade_map.get(k) for k in keys]
+        if summary.all_steps:
+            kept = [True] * n
+        else:
+            kept = [g is not None and g > summary.cutoff for g in step_grades]
+            summary.ungraded_steps += sum(g is None for g in step_grades)
+        summary.trajectories += 1
+        summary.steps += n
+        summary.kept_steps += sum(kept)
+        if not any(kept):
+            continue
+        thoughts = thought_src.for_episode(ep)
+        texts: list[str | None] = []
+        for i, step in enumerate(trace.steps):
+            try:
+                texts.append(writer.write(thoughts[i], step.action, ep.mode))
+            except Unwritable as why:
+                texts.append(None)
+                if kept[i]:
+                    summary.skip(f"unwritable: {why}")
+        history = [t if t is not None else _described(thoughts[i], trace, i)
+                   for i, t in enumerate(texts)]
+        shots: list[str | None] = before_shots(trace) if ep.mode == "browser" else [None] * n
+        if ep.mode == "browser" and not any(shots):
+            summary.without_screenshots += 1
+        system_key = f"{ep.mode}:{trace.site}" if ep.mode == "semantic" else ep.mode
+        if system_key not in systems:
+            systems[system_key] = _system(writer, ep)
+        for i in range(n):
+            target = texts[i]
+            if not kept[i] or target is None:
+                continue
+            rels = _window(shots, i, summary.window)
+            placed = [images.place(ep.path.parent / rel,
+                                   f"{ep.label}/{ep.mode}/{Path(rel).name}") for rel in rels]
+            summary.samples += 1
+            yield {
+                "agent": ep.label, "mode": ep.mode, "task_id": trace.task_id, "step": i,
+                "seed": trace.seed, "site": trace.site, "template": trace.template,
+                "success": trace.success, "grade": step_grades[i], "kept": True,
+                "grammar": writer.name, "system": systems[system_key],
+                "instruction": ep.task.instruction,
+                "history": [{"step": j, "text": history[j], "grade": step_grades[j],
+                             "kept": kept[j]} for j in range(i)],
+                "images": placed, "thought": thoughts[i].strip(), "action_text": target,
+                "action": trace.steps[i].action,
+                "prompt": _prompt(ep.task.instruction, history[:i], len(placed)),
+            }
+
+
+def _described(thought: str, trace: EpisodeTrace, i: int) -> str:
+    """A step the grammar cannot write, for the context of later steps."""
+    step = trace.steps[i]
+    what = action_text(step.action) if step.action else "invalid output"
+    if step.error:
+        what += f"; rejected: {step.error}"
+    return (f"{thought.strip()}\n" if thought.strip() else "") + f"({what})"
+
+
+def _system(writer: Writer, ep: Episode) -> str:
+    if ep.mode == "semantic":
+        from webmdp.agents.llm.grammars import json_grammar
+        from webmdp.core.registry import get_site
+
+        return writer.system("semantic", json_grammar.semantic_actions_doc(get_site(
+            ep.trace.site)))
+    return writer.system(ep.mode)
+
+
+def _sharegpt(sample: dict[str, Any]) -> dict[str, Any]:
+    """The ShareGPT / LlamaFactory record: one human turn, one gpt turn, images in order."""
+    return {"conversations": [{"from": "human", "value": sample["prompt"]},
+                              {"from": "gpt", "value": sample["action_text"]}],
+            "system": sample["system"], "images": sample["images"],
+            "meta": {k: sample[k] for k in ("agent", "mode", "task_id", "step", "grade")}}
+
+
+def dataset_info(file_name: str, name: str = DATASET_NAME) -> dict[str, Any]:
+    """LlamaFactory's ``dataset_info.json`` entry for the exported ShareGPT file."""
+    return {name: {
+        "file_name": file_name,
+        "formatting": "sharegpt",
+        "columns": {"messages": "conversations", "system": "system", "images": "images"},
+        "tags": {"role_tag": "from", "content_tag": "value", "user_tag": "human",
+                 "assistant_tag": "gpt", "system_tag": "system"},
+    }}
+
+
+def _refuse_foreign(out: Path) -> None:
+    if out.exists() and not out.is_dir():
+        raise ConfigError(f"{out}: exists and is not a directory")
+    if out.is_dir() and any(out.iterdir()) and not (out / "export.json").is_file():
+        raise ConfigError(f"{out}: not empty and not an earlier export; choose a new --out")
+
+
+def _swap(tmp: Path, out: Path) -> None:
+    """Put ``tmp`` at ``out``; an earlier export there is replaced only once the new one is
+    complete."""
+    if not out.exists():
+        os.replace(tmp, out)
+        return
+    old = Path(tempfile.mkdtemp(dir=out.parent, prefix=f".{out.name}.", suffix=".old"))
+    os.replace(out, old / "export")
+    try:
+        os.replace(tmp, out)
+    except BaseException:
+        os.replace(old / "export", out)
+        raise
+    shutil.rmtree(old, ignore_errors=True)
