@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from functools import cache
@@ -165,3 +166,11 @@ def _names(spec: str | None) -> list[str]:
 def progress() -> Progress:
     return Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
                     TimeElapsedColumn(), console=console, transient=False)
+
+
+def prose(doc: str | None) -> str:
+    """A docstring as ``--help`` shows it: paragraphs kept, the source's line breaks inside a
+    paragraph dropped (this Typer keeps them after the first paragraph, so Rich wrapped text
+    that was already wrapped)."""
+    paragraphs = inspect.cleandoc(doc or "").split("\n\n")
+    return "\n\n".join(" ".join(p.split()) for p in paragraphs)

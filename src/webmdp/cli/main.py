@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import inspect
 import json
 
 import typer
@@ -18,6 +17,7 @@ from webmdp.cli import (
     validate_cmd,
     view_cmd,
 )
+from webmdp.cli.common import prose
 
 app = typer.Typer(
     name="webmdp",
@@ -30,14 +30,6 @@ app.add_typer(tasks_cmd.app, name="tasks")
 app.add_typer(agents_cmd.app, name="agents")
 app.add_typer(import_cmd.app, name="import")
 app.add_typer(synth_cmd.app, name="synth")
-
-
-def prose(doc: str | None) -> str:
-    """A docstring as ``--help`` shows it: paragraphs kept, the source's line breaks inside a
-    paragraph dropped (this Typer keeps them after the first paragraph, so Rich wrapped text
-    that was already wrapped)."""
-    paragraphs = inspect.cleandoc(doc or "").split("\n\n")
-    return "\n\n".join(" ".join(p.split()) for p in paragraphs)
 
 
 for name, command in (("run", run_cmd.run), ("report", report_cmd.report),
