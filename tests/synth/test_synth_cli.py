@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -96,3 +97,30 @@ def test_bad_input_is_one_line(run_dir: Path, tmp_path: Path, args: list[str],
     res = runner.invoke(app, [a.format(run=run_dir, empty=empty) for a in args])
     assert res.exit_code == 2
     assert needle in res.output and "Traceback" not in res.output
+
+
+def test_report_has_a_training_data_section(run_dir: Path, tmp_path: Path) -> None:
+    exact = _grade(run_dir)
+    human = tmp_path / "human.jsonl"
+    flipped = [dict(r, grade=0 if r["grade"] > 5 else 10) for r in exact]
+    human.write_text("".join(json.dumps(r) + "\n" for r in flipped))
+    shutil.copy(human, run_dir / "synth" / "grades-human.jsonl")
+    try:
+        res = runner.invoke(app, ["report", str(run_dir), "--out", str(tmp_path / "rep"),
+                                  "--json"])
+    finally:
+        (run_dir / "synth" / "grades-human.jsonl").unlink()
+    assert res.exit_code == 0, res.output
+    synth = json.loads(res.stdout)["synth"]
+    stats = synth["sources"]["exact"]["all"]
+    assert stats["graded"] == len(exact)
+    assert stats["kept"] == sum(r["grade"] > 5 for r in exact)
+    assert sum(stats["histogram"]) == len(exact)
+    assert set(synth["sources"]["exact"]["by_agent"]) == {
+        "oracle (semantic)", "oracle@s1 (semantic)", "random (semantic)", "random@s1 (semantic)"}
+    (pair,) = synth["agreement"]
+    assert (pair["a"], pair["b"], pair["n"]) == ("exact", "human", len(exact))
+    assert pair["agreement"] == 0.0  # the human file flips every keep decision
+    md = (tmp_path / "rep" / "report.md").read_text()
+    assert "## Training data (webmdp synth)" in md
+    assert (tmp_path / "rep" / "figures" / "synth_cdf.png").stat().st_size > 1000

@@ -28,6 +28,7 @@ from webmdp.eval.planning import (
 )
 from webmdp.eval.runs import RunState, run_state
 from webmdp.eval.skills import Invocation, skill_invocation, temporal_pattern
+from webmdp.eval.synth_section import synth_summary
 from webmdp.tasks.model import Task
 from webmdp.trace import EpisodeTrace
 
@@ -49,6 +50,8 @@ class Analysis:
     skipped: list[tuple[str, str]] = field(default_factory=list)
     runs: list[RunState] = field(default_factory=list)
     """Each loaded run's state from its manifest, read when analysed (never written)."""
+    synth: dict[str, Any] = field(default_factory=dict)
+    """What `webmdp synth` stored next to the runs (:func:`synth_section.synth_summary`)."""
 
     @property
     def episodes(self) -> list[tuple[EpisodeTrace, Task]]:
@@ -105,4 +108,5 @@ def analyse(loaded: LoadedRuns, *, matcher: Matcher | None = None,
         by_agent.setdefault(f"{r.agent} ({r.mode})", []).append(r)
     out.planning = {"all": aggregate_planning(out.planning_rows),
                     "by_agent": {k: aggregate_planning(v) for k, v in sorted(by_agent.items())}}
+    out.synth = synth_summary(loaded.runs)
     return out

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from webmdp.eval import figures as fig
+from webmdp.eval import synth_section
 from webmdp.eval.analysis import Analysis
 from webmdp.eval.html import markdown_to_html
 from webmdp.eval.report import (
@@ -158,6 +159,12 @@ def _sections(a: Analysis, images: dict[str, bytes]) -> list[str]:
     out += ["![Temporal skill invocation (WebSTEP Figure 4)](figures/temporal.png)", ""]
     out += _planning_section(a)
     out += _bifurcation_section(a, images)
+    if a.synth:
+        out += synth_section.markdown(a.synth)
+        cdf = synth_section.cdf_figure(a.synth)
+        if cdf is not None:
+            images["figures/synth_cdf.png"] = cdf
+            out += ["![Step-grade CDF per source (WebSTAR Figure 4)](figures/synth_cdf.png)", ""]
     images["figures/complexity.png"] = fig.exploration_curves(a.rows)
     out += ["## Exploration success by complexity (figure)", "",
             "![Exploration SR by hard negatives, oracle length and access level (WebSTEP 4.4)]"
@@ -221,6 +228,7 @@ def report_json(a: Analysis) -> dict[str, Any]:
     out["notes"] = a.notes
     out["skipped"] = [{"input": p, "reason": r} for p, r in a.skipped]
     out["runs"] = [r.as_json() for r in a.runs]
+    out["synth"] = a.synth
     return out
 
 
