@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: setup demo test test-slow lint bench clean
+.PHONY: setup demo test test-slow test-train lint bench clean
 
 setup: $(STAMP)
 	@bash scripts/ensure_chromium.sh
@@ -31,6 +31,14 @@ comma := ,
 test-slow: setup
 	$(BIN)/python -m pytest -q -p no:cacheprovider -m slow \
 	  $(if $(filter-out all,$(SITES)),-k "$(subst $(comma), or ,$(SITES))")
+
+# `make test-train` installs the extra webmdp[steprm-vlm] (torch, transformers, peft: large) and
+# fine-tunes a tiny, randomly initialised VLM StepRM end to end on CPU (tests/train, marker
+# `train`). TRAIN_PIP_ARGS passes options to that pip install (e.g. a CPU-only torch source).
+TRAIN_PIP_ARGS ?=
+test-train: setup
+	$(BIN)/python -m pip install -q $(TRAIN_PIP_ARGS) -e '.[steprm-vlm]'
+	$(BIN)/python -m pytest -q -p no:cacheprovider -m train -s tests/train
 
 lint: setup
 	$(BIN)/ruff check src tests benchmarks

@@ -13,6 +13,7 @@ import typer
 
 from webmdp.cli.common import console, fail, in_range, progress, prose, user_errors
 from webmdp.cli.synth_export_cmd import export_cmd
+from webmdp.cli.synth_steprm_cmd import steprm_app, steprm_data
 from webmdp.synth.sidefile import row_key
 
 app = typer.Typer(
@@ -166,7 +167,7 @@ def _grade_steprm(run: Path, model_dir: str) -> tuple[list[dict[str, Any]], int,
     with progress() as bar:
         job = bar.add_task("grading (steprm)", total=n)
         for ep in episodes(run):
-            rows += g.rows(ep.label, ep.mode, ep.trace, ep.task)
+            rows += g.rows(ep.label, ep.mode, ep.trace, ep.task, trace_path=ep.path)
             bar.advance(job)
     path = grades_path(run, "steprm")
     write_rows(path, rows)
@@ -243,7 +244,10 @@ def rollouts(
     verifier when one is given."""
     from typer.main import get_command
 
-    from webmdp.cli.main import app as root
+    from webmdp.cli import run_cmd
+
+    runner_app = typer.Typer()  # `webmdp run` alone: one command, so no "run" in its argv
+    runner_app.command()(run_cmd.run)
 
     in_range("--n", n, 1)
     if trajectory_filter not in ("verifier", "judge"):
@@ -251,12 +255,13 @@ def rollouts(
     if trajectory_filter == "judge" and not judge_model:
         raise fail("--filter judge needs --judge-model PROVIDER/MODEL")
     extra = list(ctx.args)
-    args = ["run", "--tasks", str(tasks), "--seeds", ",".join(map(str, range(n))),
+    args = ["--tasks", str(tasks), "--seeds", ",".join(map(str, range(n))),
             "--out", str(out), *[x for a in agent for x in ("--agent", a)], *extra]
     model_agent = "--model" in extra or any(x.startswith("--model=") for x in extra)
     if model_agent and "--temperature" not in extra:
         args += ["--temperature", str(1.0 if temperature is None else temperature)]
-    code = get_command(root).main(args=args, prog_name="webmdp", standalone_mode=False)
+    code = get_command(runner_app).main(args=args, prog_name="webmdp run",
+                                        standalone_mode=False)
     if code not in (None, 0, 3):
         raise typer.Exit(code=int(code))
     with user_errors():
@@ -354,7 +359,11 @@ def grade_rows(run: Path, source: str) -> list[dict]:
 
 
 for _name, _command in (("rollouts", rollouts), ("grade", grade), ("agreement", agreement_cmd),
-                        ("thoughts", thoughts), ("export", export_cmd)):
+                        ("thoughts", thoughts), ("export", export_cmd),
+                        ("steprm-data", steprm_data)):
     app.command(_name, help=prose(_command.__doc__), context_settings={
         "allow_extra_args": True, "ignore_unknown_options": True} if _name == "rollouts"
         else None)(_command)
+for _info in steprm_app.registered_commands:
+    _info.help = prose(_info.callback.__doc__ if _info.callback else None)
+app.add_typer(steprm_app, name="steprm")
