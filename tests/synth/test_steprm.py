@@ -39,7 +39,7 @@ def _ok(res) -> None:  # type: ignore[no-untyped-def]
 def run_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("steprm") / "run"
     _ok(runner.invoke(main_app, ["run", "--site", SITES, "-a", "oracle", "-a", "random",
-                                 "-a", "greedy", "--seeds", "0,1", "-n", "16",
+                                 "-a", "greedy", "--seeds", "0,1", "-n", "8",
                                  "--step-budget", "12", "--out", str(out)]))
     _ok(runner.invoke(main_app, ["synth", "grade", str(out), "--budget", "50"]))
     return out

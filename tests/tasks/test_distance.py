@@ -338,7 +338,7 @@ def test_focused_search_finds_the_same_distances(site: str) -> None:
     wherever both settle."""
     rng = random.Random(7)
     compared = 0
-    for task in site_tasks(site)[::90]:
+    for task in site_tasks(site)[::180]:
         site_obj = get_site(site)
         world = _world(site, task.id)
         state = site_obj.initial_state(world)
@@ -353,7 +353,7 @@ def test_focused_search_finds_the_same_distances(site: str) -> None:
                         (focused.distance, focused.unreachable), (task.id, detour)
                     compared += 1
             state = site_obj.step(state, action, world)
-    assert compared >= 4
+    assert compared >= 2
 
 
 def _try(site, state: State, action: Action, world: World) -> State:  # type: ignore[no-untyped-def]
