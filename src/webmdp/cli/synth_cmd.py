@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
 
@@ -15,6 +16,9 @@ from webmdp.cli.common import console, fail, in_range, progress, prose, user_err
 from webmdp.cli.synth_export_cmd import export_cmd
 from webmdp.cli.synth_steprm_cmd import steprm_app, steprm_data
 from webmdp.synth.sidefile import row_key
+
+if TYPE_CHECKING:
+    from webmdp.synth.episodes import Episode
 
 app = typer.Typer(
     help="Training data from agent runs (WebSTAR): grade every step exactly (or with a model), "
@@ -108,20 +112,33 @@ def _summary(rows: list[dict[str, Any]], n: int, path: Path) -> None:
                   highlight=False)
 
 
-def _grade_exact(run: Path, budget: int) -> tuple[list[dict[str, Any]], int, Path]:
+def _each_episode(run: Path, what: str, rows_of: Callable[[Episode], list[dict[str, Any]]],
+                  *, by_task: bool = False) -> tuple[list[dict[str, Any]], int]:
+    """``rows_of`` over every episode of the run, with a progress bar; ``by_task`` takes a
+    task's rollouts one after another (the exact grader shares their distances)."""
     from webmdp.synth.episodes import episodes, trace_paths
+
+    n = len(trace_paths(run))
+    eps = episodes(run)
+    if by_task:
+        eps = iter(sorted(eps, key=lambda e: (e.trace.task_id, e.label, e.mode)))
+    rows: list[dict[str, Any]] = []
+    with progress() as bar:
+        job = bar.add_task(what, total=n)
+        for ep in eps:
+            rows += rows_of(ep)
+            bar.advance(job)
+    return rows, n
+
+
+def _grade_exact(run: Path, budget: int) -> tuple[list[dict[str, Any]], int, Path]:
     from webmdp.synth.exact import ExactGrader
     from webmdp.synth.sidefile import grades_path, write_rows
 
-    n = len(trace_paths(run))
     g = ExactGrader(budget)
-    rows: list[dict[str, Any]] = []
-    with progress() as bar:
-        job = bar.add_task("grading (exact)", total=n)
-        # a task's rollouts one after another: their distances and successors are shared
-        for ep in sorted(episodes(run), key=lambda e: (e.trace.task_id, e.label, e.mode)):
-            rows += g.rows(ep.label, ep.mode, ep.trace, ep.task)
-            bar.advance(job)
+    rows, n = _each_episode(run, "grading (exact)",
+                            lambda ep: g.rows(ep.label, ep.mode, ep.trace, ep.task),
+                            by_task=True)
     path = grades_path(run, g.source)
     write_rows(path, rows)
     return rows, n, path
@@ -132,43 +149,38 @@ def _grade_model(run: Path, model: str, window: int, samples: int,
     """Grade with a model, resuming: steps already graded (or found unparseable) are kept,
     steps never asked or failed on the endpoint are asked; the file is rewritten atomically
     after every episode, so an interrupted command loses at most the episode in flight."""
-    from webmdp.synth.episodes import episodes, trace_paths
     from webmdp.synth.model_grader import INFRA_ERROR, ModelGrader
-    from webmdp.synth.sidefile import grades_path, read_rows, write_rows
+    from webmdp.synth.sidefile import episode_key, grades_path, read_rows, write_rows
 
-    n = len(trace_paths(run))
     path = grades_path(run, "model")
     stored = {row_key(r): r for r in (read_rows(path) if path.is_file() else [])}
+    done: dict[tuple[str, str, str], set[int]] = {}
+    for r in stored.values():
+        if r.get("why") != INFRA_ERROR:
+            done.setdefault(episode_key(r), set()).add(int(r["step"]))
     g = ModelGrader(model, window=window, samples=samples, **opts)
-    with progress() as bar:
-        job = bar.add_task(f"grading ({model})", total=n)
-        for ep in episodes(run):
-            done = {r["step"] for r in stored.values()
-                    if (r["agent"], r["mode"], r["task_id"]) == ep.key
-                    and r.get("why") != INFRA_ERROR}
-            todo = [i for i in range(len(ep.trace.steps)) if i not in done]
-            if todo:
-                for r in g.rows(ep.label, ep.mode, ep.trace, ep.path, ep.task, steps=todo):
-                    stored[row_key(r)] = r
-                write_rows(path, stored.values())
-            bar.advance(job)
+
+    def grade(ep: Episode) -> list[dict[str, Any]]:
+        asked = done.get(ep.key, set())
+        todo = [i for i in range(len(ep.trace.steps)) if i not in asked]
+        if todo:
+            for r in g.rows(ep.label, ep.mode, ep.trace, ep.path, ep.task, steps=todo):
+                stored[row_key(r)] = r
+            write_rows(path, stored.values())
+        return []
+
+    _, n = _each_episode(run, f"grading ({model})", grade)
     write_rows(path, stored.values())
     return list(stored.values()), n, path
 
 
 def _grade_steprm(run: Path, model_dir: str) -> tuple[list[dict[str, Any]], int, Path]:
-    from webmdp.synth.episodes import episodes, trace_paths
     from webmdp.synth.sidefile import grades_path, write_rows
     from webmdp.synth.steprm import StepRMGrader
 
-    n = len(trace_paths(run))
     g = StepRMGrader(Path(model_dir))
-    rows: list[dict[str, Any]] = []
-    with progress() as bar:
-        job = bar.add_task("grading (steprm)", total=n)
-        for ep in episodes(run):
-            rows += g.rows(ep.label, ep.mode, ep.trace, ep.task, trace_path=ep.path)
-            bar.advance(job)
+    rows, n = _each_episode(run, "grading (steprm)", lambda ep: g.rows(
+        ep.label, ep.mode, ep.trace, ep.task, trace_path=ep.path))
     path = grades_path(run, "steprm")
     write_rows(path, rows)
     return rows, n, path
@@ -190,7 +202,6 @@ def thoughts(
     """Add a thought before every step and write RUN/synth/thoughts-<source>.jsonl. The
     traces are not touched: a model agent's own thought stays in its trace, and the action
     is never changed."""
-    from webmdp.synth.episodes import episodes, trace_paths
     from webmdp.synth.sidefile import thoughts_path, write_rows
     from webmdp.synth.thoughts import ExactThoughts, ModelThoughts
 
@@ -200,18 +211,17 @@ def thoughts(
     if source == "model" and not model:
         raise fail("--thoughts model needs --model PROVIDER/MODEL")
     with user_errors():
-        n = len(trace_paths(run))
-        rows: list[dict[str, Any]] = []
         exact = ExactThoughts() if source == "exact" else None
-        writer = None if exact else ModelThoughts(
-            model or "", window=window,
-            **_model_options(base_url, timeout, max_retries, concurrency, None))
-        with progress() as bar:
-            job = bar.add_task(f"thoughts ({source})", total=n)
-            for ep in episodes(run):
-                rows += (exact.rows(ep.label, ep.mode, ep.trace, ep.task) if exact else
-                         writer.rows(ep.label, ep.mode, ep.trace, ep.path, ep.task))  # type: ignore[union-attr]
-                bar.advance(job)
+        writer = None if exact else ModelThoughts(model or "", window=window, **_model_options(
+            base_url, timeout, max_retries, concurrency, None))
+
+        def rows_of(ep: Episode) -> list[dict[str, Any]]:
+            if writer is not None:
+                return writer.rows(ep.label, ep.mode, ep.trace, ep.path, ep.task)
+            assert exact is not None
+            return exact.rows(ep.label, ep.mode, ep.trace, ep.task)
+
+        rows, n = _each_episode(run, f"thoughts ({source})", rows_of)
         path = thoughts_path(run, source)
         write_rows(path, rows)
     console.print(f"{len(rows)} thoughts for {n} episodes -> {path}", highlight=False)
@@ -277,14 +287,14 @@ def _filter_trajectories(run: Path, judge_model: str | None, judge_base_url: str
     from webmdp.synth.episodes import episodes
     from webmdp.synth.judge import TrajectoryJudge
     from webmdp.synth.judge import agreement as judge_agreement
-    from webmdp.synth.sidefile import synth_dir, write_rows
+    from webmdp.synth.sidefile import episode_key, synth_dir, write_rows
 
     judge = TrajectoryJudge(judge_model, base_url=judge_base_url, window=judge_window) \
         if judge_model else None
     rows = []
     for ep in episodes(run):
         row: dict[str, Any] = {"agent": ep.label, "mode": ep.mode, "task_id": ep.trace.task_id,
-                               "step": 0, "seed": ep.trace.seed, "verifier": ep.trace.success}
+                               "seed": ep.trace.seed, "verifier": ep.trace.success}
         if ep.trace.infra_error:
             row.update(kept=False, why="infra_error")
         elif judge is not None:
@@ -294,7 +304,7 @@ def _filter_trajectories(run: Path, judge_model: str | None, judge_base_url: str
         else:
             row["kept"] = ep.trace.success
         rows.append(row)
-    write_rows(synth_dir(run) / "trajectories.jsonl", rows)
+    write_rows(synth_dir(run) / "trajectories.jsonl", rows, episode_key)
     kept = sum(r["kept"] for r in rows)
     line = f"{len(rows)} trajectories, {kept} kept by the {by} -> " \
            f"{synth_dir(run) / 'trajectories.jsonl'}"
@@ -326,6 +336,8 @@ def agreement_cmd(
     if split not in ("gt", "ge"):
         raise fail(f"--split must be gt or ge, got {split!r}")
     with user_errors():
+        from webmdp.synth.sidefile import grade_rows
+
         result = agreement(grade_rows(run, a), grade_rows(run, b), cutoff=cutoff,
                            split=split,  # type: ignore[arg-type]
                            names=(source_label(a), source_label(b)))
@@ -342,20 +354,6 @@ def check_cutoff(cutoff: float) -> None:
 
 def source_label(source: str) -> str:
     return Path(source).stem if source.endswith(".jsonl") else source.split(":", 1)[0]
-
-
-def grade_rows(run: Path, source: str) -> list[dict]:
-    """The rows of a stored grade source, or of a JSONL file given by path."""
-    from webmdp.errors import ConfigError
-    from webmdp.synth.sidefile import grades_path, read_rows
-
-    if source.endswith(".jsonl") or "/" in source:
-        return read_rows(Path(source))
-    path = grades_path(run, source)
-    if not path.is_file():
-        raise ConfigError(f"{run}: no {source} grades yet (run `webmdp synth grade {run} "
-                          f"--grader {source}`)")
-    return read_rows(path)
 
 
 for _name, _command in (("rollouts", rollouts), ("grade", grade), ("agreement", agreement_cmd),

@@ -6,22 +6,23 @@ agreement with the verifier, and the score CDF (WebSTAR Figure 4)."""
 from __future__ import annotations
 
 import itertools
+import statistics
 from collections import Counter, defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 from webmdp.errors import ConfigError
 from webmdp.synth.agreement import agreement, by_step, kept
-from webmdp.synth.sidefile import Row, read_rows, synth_dir
+from webmdp.synth.sidefile import Row, episode_key, read_rows, row_key, step_key, synth_dir
 
 CUTOFF = 5
 
 
-def _read(path: Path, skipped: list[str]) -> list[Row]:
+def _read(path: Path, skipped: list[str], key: Callable[[Row], Any] = row_key) -> list[Row]:
     """A side file's rows; an unreadable one is left out of the report and named."""
     try:
-        return read_rows(path)
+        return read_rows(path, key)
     except ConfigError as e:
         skipped.append(str(e))
         return []
@@ -29,18 +30,12 @@ def _read(path: Path, skipped: list[str]) -> list[Row]:
 
 def _distribution(rows: Sequence[Row]) -> dict[str, Any]:
     """Steps, graded, kept share (grade > 5) and the 0-10 histogram of one group of rows."""
-    grades = [statistics_mean(v) for v in by_step(rows).values()]
+    grades = [statistics.fmean(v) for v in by_step(rows).values()]
     hist = Counter(round(g) for g in grades)
-    return {"steps": len({(r["agent"], r["mode"], r["task_id"], r["step"]) for r in rows}),
-            "graded": len(grades),
-            "kept": sum(kept(g, CUTOFF) for g in grades),
-            "kept_ratio": round(sum(kept(g, CUTOFF) for g in grades) / len(grades), 4)
-            if grades else None,
+    n_kept = sum(kept(g, CUTOFF) for g in grades)
+    return {"steps": len({step_key(r) for r in rows}), "graded": len(grades), "kept": n_kept,
+            "kept_ratio": round(n_kept / len(grades), 4) if grades else None,
             "histogram": [hist.get(i, 0) for i in range(11)]}
-
-
-def statistics_mean(values: Sequence[float]) -> float:
-    return sum(values) / len(values)
 
 
 def synth_summary(runs: Sequence[Path]) -> dict[str, Any]:
@@ -54,7 +49,7 @@ def synth_summary(runs: Sequence[Path]) -> dict[str, Any]:
             rows[path.stem.removeprefix("grades-")] += _read(path, skipped)
         path = synth_dir(run) / "trajectories.jsonl"
         if path.is_file():
-            trajectories += _read(path, skipped)
+            trajectories += _read(path, skipped, episode_key)
     if not rows and not trajectories and not skipped:
         return {}
     out: dict[str, Any] = {"cutoff": CUTOFF, "split": "gt", "sources": {}, "skipped": skipped}

@@ -22,12 +22,13 @@ from __future__ import annotations
 import io
 import json
 import math
-from functools import cache
 from pathlib import Path
 from typing import Any
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
 
+from webmdp.agents.llm.images import encode_png as to_png
+from webmdp.agents.llm.images import font as label_font
 from webmdp.errors import ConfigError
 from webmdp.trace import EpisodeTrace
 
@@ -272,14 +273,6 @@ def crop(png: bytes | Image_, x: float | None = None, y: float | None = None,
     return box.resize((sw * zoom, sh * zoom), Image.Resampling.BILINEAR) if zoom != 1 else box
 
 
-def to_png(img: Image_) -> bytes:
-    """PNG bytes at zlib level 1 (what model requests carry; higher levels barely shrink a
-    screenshot and cost several times the time)."""
-    buf = io.BytesIO()
-    img.save(buf, format="PNG", compress_level=1)
-    return buf.getvalue()
-
-
 def _circle(draw: ImageDraw.ImageDraw, at: tuple[float, float]) -> None:
     x, y, r = at[0], at[1], CIRCLE_RADIUS
     draw.ellipse((x - r, y - r, x + r, y + r), outline=RED, width=LINE_WIDTH)
@@ -294,19 +287,11 @@ def _arrow(draw: ImageDraw.ImageDraw, a: tuple[float, float], b: tuple[float, fl
 
 
 def _label(draw: ImageDraw.ImageDraw, text: str) -> None:
-    font = _font()
+    font = label_font(LABEL_FONT_SIZE)
     left, top, right, bottom = draw.textbbox((0, 0), text, font=font)
     box = (0, 0, right - left + 2 * LABEL_PAD, bottom - top + 2 * LABEL_PAD)
     draw.rectangle(box, fill=GREEN)
     draw.text((LABEL_PAD - left, LABEL_PAD - top), text, fill=LABEL_TEXT, font=font)
-
-
-@cache
-def _font() -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    try:
-        return ImageFont.load_default(size=LABEL_FONT_SIZE)
-    except (TypeError, ImportError):  # Pillow < 10.1 or no FreeType: the fixed bitmap font
-        return ImageFont.load_default()
 
 
 __all__ = ["CROP_SIZE", "CROP_ZOOM", "GREEN", "RECORD_RUN_OPTION", "RED", "EpisodeScreens",

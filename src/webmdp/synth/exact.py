@@ -33,7 +33,8 @@ A distance the search cannot settle within its budget is *unknown*: the step is 
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable
+from collections import Counter
+from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -42,13 +43,13 @@ from webmdp.core.registry import get_site
 from webmdp.errors import InvalidAction
 from webmdp.synth.replay import StepStates, replay
 from webmdp.synth.sidefile import Row
-from webmdp.tasks.distance import DEFAULT_MAX_EXPANSIONS, Reach, reach
+from webmdp.tasks.distance import DEFAULT_MAX_EXPANSIONS, Reach, reach, state_key_fn
 from webmdp.tasks.model import Task
 from webmdp.trace import EpisodeTrace, GUIStep
-from webmdp.tracking import state_key
 
 CLOSER, SAME, DETOUR, DEAD = 10, 5, 2, 0
 PASS, FAIL = 10, 0
+OracleIndex = tuple[dict[Hashable, tuple[int, int]], Callable[[State], Hashable]]
 PREP_KINDS = frozenset({"click", "double_click", "triple_click", "move", "type", "key",
                         "scroll", "select_option", "hover"})
 """GUI kinds that can prepare a semantic action without changing the state themselves."""
@@ -65,7 +66,7 @@ class Graded:
 def step_grade(before: Reach, after: Reach, informs: bool = False) -> Graded:
     """The table's rule for a step that changed the semantic state and left the oracle's
     path (a step along it is progress without a search)."""
-    d0, d1 = _d(before), _d(after)
+    d0, d1 = before.distance, after.distance
     if informs and after.distance is not None:
         return Graded(CLOSER, "informs", d0, d1)
     if after.unreachable:
@@ -87,16 +88,7 @@ def step_grade(before: Reach, after: Reach, informs: bool = False) -> Graded:
     return Graded(DETOUR, "detour", d0, d1)
 
 
-def _d(r: Reach) -> int | None:
-    return r.distance
 
-
-def _key(state: State) -> Hashable:
-    try:
-        hash(state)
-    except TypeError:
-        return state_key(state)
-    return state
 
 
 class ExactGrader:
@@ -106,29 +98,30 @@ class ExactGrader:
 
     def __init__(self, budget: int = DEFAULT_MAX_EXPANSIONS):
         self.budget = budget
-        self._oracle: dict[str, dict[Hashable, tuple[int, int]]] = {}
+        self._oracle: dict[str, OracleIndex] = {}
 
-    def oracle_index(self, task: Task) -> dict[Hashable, tuple[int, int]]:
+    def oracle_index(self, task: Task) -> OracleIndex:
         """Each state of the task's oracle trajectory with its first and last position on it
-        (the list it returns to after each inspection recurs)."""
+        (the list it returns to after each inspection recurs), and the state key it uses."""
         if task.id not in self._oracle:
             site, world = get_site(task.site), World.from_dict(task.world)
             state = site.initial_state(world)
-            index: dict[Hashable, tuple[int, int]] = {_key(state): (0, 0)}
+            key = state_key_fn(state)
+            index: dict[Hashable, tuple[int, int]] = {key(state): (0, 0)}
             for i, action in enumerate(task.oracle_actions(), 1):
                 try:
                     state = site.step(state, action, world)
                 except InvalidAction:
                     break
-                k = _key(state)
+                k = key(state)
                 index[k] = (index[k][0] if k in index else i, i)
-            self._oracle[task.id] = index
+            self._oracle[task.id] = (index, key)
         return self._oracle[task.id]
 
     def follows_oracle(self, task: Task, before: State, after: State) -> bool:
         """The oracle goes from ``before`` to ``after`` at some point, with no step back."""
-        index = self.oracle_index(task)
-        i, j = index.get(_key(before)), index.get(_key(after))
+        index, key = self.oracle_index(task)
+        i, j = index.get(key(before)), index.get(key(after))
         return i is not None and j is not None and i[0] < j[1]
 
     def reach(self, task: Task, state: State) -> Reach:
@@ -181,7 +174,7 @@ def _prepared(steps: list[GUIStep], states: list[StepStates], graded: list[Grade
     for j in range(i, len(steps)):
         if graded[j] is not None:
             finish = states[j].finish
-            return None if finish or not states[j].changed or j == i else graded[j]
+            return None if finish or not states[j].changed else graded[j]
         step, kind = steps[j], steps[j].action.get("kind")
         sig = repr(sorted(step.action.items()))
         if step.error is not None or kind not in PREP_KINDS or sig in seen:
@@ -202,14 +195,8 @@ def grade_row(label: str, mode: str, trace: EpisodeTrace, step: int, g: Graded,
 
 
 def counts(rows: Iterable[Row]) -> dict[str, int]:
-    """How many steps were graded, ungraded, and why not."""
-    out = {"steps": 0, "graded": 0, "ungraded": 0}
-    for r in rows:
-        out["steps"] += 1
-        if r.get("grade") is None:
-            out["ungraded"] += 1
-            out[f"ungraded_{r.get('why', 'unknown')}"] = out.get(
-                f"ungraded_{r.get('why', 'unknown')}", 0) + 1
-        else:
-            out["graded"] += 1
-    return out
+    """How many steps were graded, ungraded, and why not (``ungraded_<why>``)."""
+    rows = list(rows)
+    why = Counter(f"ungraded_{r.get('why', 'unknown')}" for r in rows if r.get("grade") is None)
+    ungraded = sum(why.values())
+    return {"steps": len(rows), "graded": len(rows) - ungraded, "ungraded": ungraded, **why}

@@ -71,7 +71,7 @@ from webmdp.env.actions import SCROLL_STEP_PX, GUIAction, normalize_key
 from webmdp.errors import ConfigError, unknown_choice
 from webmdp.synth.annotate import action_text, before_shots
 from webmdp.synth.episodes import Episode, episodes, trace_paths
-from webmdp.synth.sidefile import grades_path, read_rows, step_key, thoughts_path
+from webmdp.synth.sidefile import grade_rows, grades_path, read_rows, step_key, thoughts_path
 from webmdp.trace import EpisodeTrace
 
 Format = Literal["sharegpt", "llamafactory", "jsonl"]
@@ -387,12 +387,8 @@ StepKey = tuple[str, str, str, int]
 
 def load_grades(run: Path, source: str) -> dict[StepKey, float | None]:
     """Mean grade per step over its samples (None: no sample graded it)."""
-    path = grades_path(run, source)
-    if not path.is_file():
-        how = f"webmdp synth grade {run}" + ("" if source == "exact" else f" --grader {source}")
-        raise ConfigError(f"{path}: no {source} grades yet; make them with `{how}`")
     sums: dict[StepKey, list[float]] = {}
-    for row in read_rows(path):
+    for row in grade_rows(run, source):
         got = sums.setdefault(step_key(row), [])
         g = row.get("grade")
         if isinstance(g, int | float) and not isinstance(g, bool):

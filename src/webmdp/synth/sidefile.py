@@ -9,7 +9,7 @@ import json
 import os
 import re
 import tempfile
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -52,9 +52,14 @@ def thoughts_path(run: Path, source: str) -> Path:
     return synth_dir(run) / f"thoughts-{source_name(source)}.jsonl"
 
 
-def write_rows(path: Path, rows: Iterable[Row]) -> int:
-    """Write ``rows`` sorted by key, atomically; returns how many."""
-    ordered = sorted(rows, key=row_key)
+def episode_key(row: Row) -> tuple[str, str, str]:
+    """(run label, mode, task id): the key of a per-trajectory row (trajectories.jsonl)."""
+    return (str(row["agent"]), str(row["mode"]), str(row["task_id"]))
+
+
+def write_rows(path: Path, rows: Iterable[Row], key: Callable[[Row], Any] = row_key) -> int:
+    """Write ``rows`` sorted by ``key``, atomically; returns how many."""
+    ordered = sorted(rows, key=key)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
@@ -68,10 +73,11 @@ def write_rows(path: Path, rows: Iterable[Row]) -> int:
     return len(ordered)
 
 
-def read_rows(path: Path) -> list[Row]:
-    """Rows of a side file (or of a human-labelled JSONL file with the same keys)."""
+def read_rows(path: Path, key: Callable[[Row], Any] = row_key) -> list[Row]:
+    """Rows of a side file (or of a human-labelled JSONL file with the same keys); every row
+    must carry the fields ``key`` reads."""
     if not path.is_file():
-        raise ConfigError(f"{path}: no such grades file")
+        raise ConfigError(f"{path}: no such file")
     out: list[Row] = []
     with path.open(encoding="utf-8") as fh:
         for n, line in enumerate(fh, 1):
@@ -79,16 +85,22 @@ def read_rows(path: Path) -> list[Row]:
                 continue
             try:
                 row = json.loads(line)
-                row_key(row)
+                key(row)
             except (json.JSONDecodeError, KeyError, TypeError, ValueError) as e:
-                raise ConfigError(f"{path}:{n}: not a grade row with agent, mode, task_id, "
-                                  f"step ({type(e).__name__}: {e})") from None
+                fields = "agent, mode, task_id" + (", step" if key is row_key else "")
+                raise ConfigError(f"{path}:{n}: not a row with {fields} "
+                                  f"({type(e).__name__}: {e})") from None
             out.append(row)
     return out
 
 
-def merge_rows(path: Path, new: Iterable[Row]) -> list[Row]:
-    """The file's rows with ``new`` replacing those of the same key (for resuming)."""
-    rows = {row_key(r): r for r in (read_rows(path) if path.is_file() else [])}
-    rows.update({row_key(r): r for r in new})
-    return list(rows.values())
+def grade_rows(run: Path, source: str) -> list[Row]:
+    """The rows of a grade source stored in ``run`` (exact, model, steprm), or of a JSONL file
+    given by path (e.g. human labels); a one-line error naming the command that makes them."""
+    if source.endswith(".jsonl") or "/" in source:
+        return read_rows(Path(source))
+    path = grades_path(run, source)
+    if not path.is_file():
+        how = f"webmdp synth grade {run}" + ("" if source == "exact" else f" --grader {source}")
+        raise ConfigError(f"{run}: no {source} grades yet (run `{how}`)")
+    return read_rows(path)

@@ -37,7 +37,7 @@ import re
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -47,7 +47,7 @@ from webmdp.synth.annotate import action_text, before_shots
 from webmdp.synth.episodes import episodes, trace_paths
 from webmdp.synth.exact import Graded, grade_row
 from webmdp.synth.replay import is_finish
-from webmdp.synth.sidefile import Row, grades_path, read_rows, step_key
+from webmdp.synth.sidefile import Row, grade_rows, step_key
 from webmdp.tasks.model import Task
 from webmdp.trace import EpisodeTrace
 
@@ -114,16 +114,6 @@ def example_row(ex: Example) -> Row:
             "step": ex["step"]}
 
 
-def _grade_rows(run: Path, grades: str) -> list[Row]:
-    if grades.endswith(".jsonl") or "/" in grades:
-        return read_rows(Path(grades))
-    path = grades_path(run, grades)
-    if not path.is_file():
-        hint = f"webmdp synth grade {run}" + ("" if grades == "exact" else f" --grader {grades}")
-        raise ConfigError(f"{run}: no {grades} grades yet (run `{hint}`)")
-    return read_rows(path)
-
-
 def _rank(seed: int, *parts: object) -> str:
     """A stable pseudo-random order key (no dependence on PYTHONHASHSEED)."""
     return hashlib.sha256(repr((seed, *parts)).encode()).hexdigest()
@@ -159,7 +149,7 @@ def build_data(run: Path, out: Path, *, cutoff: float = 5, grades: str = "exact"
     if n_holdout_sites < 0:
         raise ConfigError(f"--n-holdout must be at least 0, got {n_holdout_sites}")
     trace_paths(run)  # a run with no traces says so before its missing grades
-    graded = {step_key(r): r for r in _grade_rows(run, grades) if r.get("grade") is not None}
+    graded = {step_key(r): r for r in grade_rows(run, grades) if r.get("grade") is not None}
     examples: list[Example] = []
     steps = 0
     for ep in episodes(run):
@@ -239,19 +229,26 @@ def _write_atomic(path: Path, text: str) -> None:
         raise
 
 
-def read_meta(data_dir: Path) -> dict[str, Any]:
-    """The data set's meta.json; a one-line error for a directory that is not a data set."""
-    path = data_dir / "meta.json"
+def _read_json(path: Path, missing: str, valid: Callable[[dict[str, Any]], bool],
+               what: str) -> dict[str, Any]:
+    """A JSON object file; one-line errors for a missing, unreadable or foreign one."""
     if not path.is_file():
-        raise ConfigError(f"{data_dir}: not a StepRM data set (no meta.json; make one with "
-                          "`webmdp synth steprm-data RUN --out DATA`)")
+        raise ConfigError(missing)
     try:
-        meta = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
         raise ConfigError(f"{path}: unreadable ({type(e).__name__})") from None
-    if not isinstance(meta, dict) or "cutoff" not in meta:
-        raise ConfigError(f"{path}: not a StepRM data set's meta.json")
-    return meta
+    if not isinstance(data, dict) or not valid(data):
+        raise ConfigError(f"{path}: not {what}")
+    return data
+
+
+def read_meta(data_dir: Path) -> dict[str, Any]:
+    """The data set's meta.json; a one-line error for a directory that is not a data set."""
+    return _read_json(data_dir / "meta.json",
+                      f"{data_dir}: not a StepRM data set (no meta.json; make one with "
+                      "`webmdp synth steprm-data RUN --out DATA`)",
+                      lambda d: "cutoff" in d, "a StepRM data set's meta.json")
 
 
 def read_split(data_dir: Path, split: str) -> list[Example]:
@@ -502,17 +499,10 @@ def train_vlm(model_dir: Path, data_dir: Path, out: Path, *, epochs: int = 1, lo
 
 
 def read_card(model_dir: Path) -> dict[str, Any]:
-    path = model_dir / CARD_FILE
-    if not path.is_file():
-        raise ConfigError(f"{model_dir}: not a StepRM model (no {CARD_FILE}; train one with "
-                          "`webmdp synth steprm train DATA --out MODEL`)")
-    try:
-        card = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
-        raise ConfigError(f"{path}: unreadable ({type(e).__name__})") from None
-    if not isinstance(card, dict) or card.get("kind") not in ("cpu", "vlm"):
-        raise ConfigError(f"{path}: not a StepRM model card")
-    return card
+    return _read_json(model_dir / CARD_FILE,
+                      f"{model_dir}: not a StepRM model (no {CARD_FILE}; train one with "
+                      "`webmdp synth steprm train DATA --out MODEL`)",
+                      lambda d: d.get("kind") in ("cpu", "vlm"), "a StepRM model card")
 
 
 def load_model(model_dir: Path) -> CPUModel:

@@ -170,7 +170,7 @@ class Problem:
     def __post_init__(self) -> None:
         factory = getattr(self.site, "distance_bound", None) or _trivial_bound
         self.bound = factory(self)
-        self.key: Callable[[State], Hashable] = _state_key_fn(self.site.initial_state(self.world))
+        self.key: Callable[[State], Hashable] = state_key_fn(self.site.initial_state(self.world))
 
     def is_goal(self, facts: Facts) -> bool:
         return all(check_condition(c, facts) for c in self.task.verifier)
@@ -246,7 +246,7 @@ class Problem:
         return found
 
 
-def _state_key_fn(example: State) -> Callable[[State], Hashable]:
+def state_key_fn(example: State) -> Callable[[State], Hashable]:
     """States are frozen dataclasses and normally hash; a site whose state holds a mutable
     value is keyed by its stable digest instead."""
     try:

@@ -89,7 +89,7 @@ def resize_png(png: bytes, size: tuple[int, int]) -> bytes:
         return png
     with Image.open(io.BytesIO(png)) as img:
         src = img if img.mode in ("RGB", "RGBA", "L", "LA") else img.convert("RGBA")
-        return _encode(src.resize((size[0], size[1]), Image.Resampling.LANCZOS))
+        return encode_png(src.resize((size[0], size[1]), Image.Resampling.LANCZOS))
 
 
 def model_image_size(family_or_policy: str,
@@ -147,7 +147,7 @@ def layout_marks(nodes: Iterable[Mapping[str, Any]], image_size: tuple[int, int]
     the image."""
     width, height = image_size
     sx, sy = (1.0, 1.0) if viewport is None else (width / viewport[0], height / viewport[1])
-    font = _font()
+    label_font = font()
     marks = []
     for node in nodes:
         eid = node.get("id")
@@ -159,7 +159,7 @@ def layout_marks(nodes: Iterable[Mapping[str, Any]], image_size: tuple[int, int]
         y1 = min(height, round(top + node["h"] * sy)) - 1
         if x1 < x0 or y1 < y0:
             continue
-        tl, tt, tr, tb = font.getbbox(str(eid))
+        tl, tt, tr, tb = label_font.getbbox(str(eid))
         lw, lh = tr - tl + 2 * LABEL_PAD, tb - tt + 2 * LABEL_PAD
         lx = min(x0, width - lw)
         ly = y0 - lh if y0 - lh >= 0 else min(y0, height - lh)
@@ -178,14 +178,14 @@ def set_of_marks(png: bytes, nodes: Sequence[Mapping[str, Any]], *,
     marks = layout_marks(nodes, canvas.size, viewport=viewport)
     for m in marks:
         draw.rectangle(m.box, outline=m.color, width=OUTLINE_WIDTH)
-    font = _font()
+    label_font = font()
     for m in marks:
         draw.rectangle(m.label, fill=m.color)
         text = str(m.element_id)
-        tl, tt, _, _ = font.getbbox(text)
+        tl, tt, _, _ = label_font.getbbox(text)
         draw.text((m.label[0] + LABEL_PAD - tl, m.label[1] + LABEL_PAD - tt), text,
-                  fill=LABEL_TEXT, font=font)
-    return _encode(canvas)
+                  fill=LABEL_TEXT, font=label_font)
+    return encode_png(canvas)
 
 
 # -- encoding ----------------------------------------------------------------------------------
@@ -199,7 +199,7 @@ def data_url(png: bytes) -> str:
     return "data:image/png;base64," + b64(png)
 
 
-def _encode(img: Image.Image) -> bytes:
+def encode_png(img: Image.Image) -> bytes:
     """PNG at zlib level 1: screenshots barely shrink at higher levels, and encoding at the
     default level took most of a model step's harness time (benchmarks/bench_model_agent.py)."""
     buf = io.BytesIO()
@@ -208,13 +208,15 @@ def _encode(img: Image.Image) -> bytes:
 
 
 @cache
-def _font() -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+def font(size: int = FONT_SIZE) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+    """Pillow's default font at ``size`` (cached per size)."""
     try:
-        return ImageFont.load_default(size=FONT_SIZE)
+        return ImageFont.load_default(size=size)
     except (TypeError, ImportError):  # Pillow < 10.1 or no FreeType: the fixed bitmap font
         return ImageFont.load_default()
 
 
 __all__ = ["PALETTE", "RESIZE_POLICIES", "Mark", "ResizePolicy", "b64", "data_url",
-           "layout_marks", "mark_color", "model_image_size", "png_size", "resize_png",
+           "encode_png", "font", "layout_marks", "mark_color", "model_image_size", "png_size",
+           "resize_png",
            "set_of_marks"]

@@ -275,9 +275,8 @@ class Catalog:
 
     def _switched(self, p: dict[str, Any]) -> Facet:
         name = p[self.switch[2]]
-        found = [f for f in self.facets if f.name == name]
-        require(bool(found), f"unknown filter {name!r}")
-        return found[0]
+        require(any(f.name == name for f in self.facets), f"unknown filter {name!r}")
+        return self.facet(name)
 
     def _set(self, s: BrowseState, f: Facet, p: dict[str, Any], world: World) -> Filters:
         current = s.filter(f.name)
