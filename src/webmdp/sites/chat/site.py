@@ -8,6 +8,7 @@ from webmdp.sites._common.site import CO, INS, NAV, SE, ModularSite, SiteLogic
 from webmdp.sites._common.tasklib import shown
 from webmdp.sites.chat import mdp, observe
 from webmdp.sites.chat import vocab as V
+from webmdp.sites.chat.bound import chat_bound
 from webmdp.sites.chat.catalog import CATALOG, PEOPLE
 from webmdp.sites.chat.state import ChatState
 from webmdp.sites.chat.world import CARD_FIELDS, DETAIL_FIELDS, generate_world
@@ -69,3 +70,4 @@ class ChatSite(ModularSite[ChatState]):
     start_surface = "ChannelView"
     back_actions = {"ThreadView": "CloseThread", "MemberProfile": "CloseMember"}
     logic = SiteLogic(generate_world, mdp.transition, observe.observe, observe.facts)
+    distance_bound = staticmethod(chat_bound)

@@ -8,6 +8,7 @@ from webmdp.sites._common.site import CO, INS, NAV, SE, ModularSite, SiteLogic
 from webmdp.sites._common.tasklib import shown
 from webmdp.sites.jobs import mdp, observe
 from webmdp.sites.jobs import vocab as V
+from webmdp.sites.jobs.bound import jobs_bound
 from webmdp.sites.jobs.catalog import CATALOG
 from webmdp.sites.jobs.state import JobsState
 from webmdp.sites.jobs.world import (
@@ -69,6 +70,7 @@ class JobsSite(ModularSite[JobsState]):
     start_surface = "Feed"
     back_actions = {"JobDetail": "BackToJobs", "ProfileView": "BackToList"}
     logic = SiteLogic(generate_world, mdp.transition, observe.observe, observe.facts)
+    distance_bound = staticmethod(jobs_bound)
 
     def browser_back(self, state: State) -> Action | None:
         if self.own(state).dialog:

@@ -7,6 +7,7 @@ from webmdp.sites._common.site import CO, FI, INS, NAV, ModularSite, SiteLogic
 from webmdp.sites._common.tasklib import shown
 from webmdp.sites.qa import mdp, observe
 from webmdp.sites.qa import vocab as V
+from webmdp.sites.qa.bound import qa_bound
 from webmdp.sites.qa.catalog import CATALOG
 from webmdp.sites.qa.state import QAState
 from webmdp.sites.qa.world import (
@@ -61,3 +62,4 @@ class QASite(ModularSite[QAState]):
     start_surface = "QuestionList"
     back_actions = dict.fromkeys(("QuestionDetail", "UserProfile", "TagPage"), "GoBack")
     logic = SiteLogic(generate_world, mdp.transition, observe.observe, observe.facts)
+    distance_bound = staticmethod(qa_bound)
