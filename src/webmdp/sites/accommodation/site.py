@@ -8,6 +8,7 @@ from webmdp.core.spec import ActionSpec, ParamSpec, declare_action
 from webmdp.sites._common.site import CO, INS, NAV, ModularSite, SiteLogic
 from webmdp.sites._common.tasklib import shown
 from webmdp.sites.accommodation import mdp
+from webmdp.sites.accommodation.bound import accommodation_bound
 from webmdp.sites.accommodation.catalog import CATALOG
 from webmdp.sites.accommodation.state import AccommodationState
 from webmdp.sites.accommodation.world import CARD_FIELDS, DETAIL_FIELDS, generate_world
@@ -46,6 +47,7 @@ class AccommodationSite(ModularSite[AccommodationState]):
     state_class = AccommodationState
     back_actions = {"ListingDetail": "CloseListing", "Checkout": "CancelCheckout"}
     logic = SiteLogic(generate_world, mdp.transition, mdp.observe, mdp.facts)
+    distance_bound = staticmethod(accommodation_bound)
 
     def initial_state(self, world: World) -> State:
         return mdp.initial_state(world)

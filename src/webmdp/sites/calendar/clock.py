@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from datetime import date, timedelta
+from functools import lru_cache
 
 WEEKDAYS = ("Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday")
 _TIME = re.compile(r"^\s*(\d{1,2})(?::(\d{2}))?\s*([ap]\.?m\.?)?\s*$", re.I)
@@ -25,20 +26,30 @@ def week_start(iso: str) -> str:
 
 
 def week_days(iso: str) -> list[str]:
+    return list(_week_days(iso))
+
+
+@lru_cache(maxsize=4096)
+def _week_days(iso: str) -> tuple[str, ...]:
     first = week_start(iso)
-    return [shift(first, i) for i in range(7)]
+    return tuple(shift(first, i) for i in range(7))
 
 
 def month_grid(iso: str) -> list[list[str]]:
     """The month view's weeks: Sunday-first rows covering the whole month of ``iso``."""
+    return [list(row) for row in _month_grid(iso)]
+
+
+@lru_cache(maxsize=4096)
+def _month_grid(iso: str) -> tuple[tuple[str, ...], ...]:
     d = day(iso)
     first = d.replace(day=1)
     cur = week_start(first.isoformat())
-    rows: list[list[str]] = []
+    rows: list[tuple[str, ...]] = []
     while not rows or day(cur).month == d.month:
-        rows.append([shift(cur, i) for i in range(7)])
+        rows.append(tuple(shift(cur, i) for i in range(7)))
         cur = shift(cur, 7)
-    return rows
+    return tuple(rows)
 
 
 def add_months(iso: str, n: int) -> str:
@@ -59,7 +70,12 @@ def hhmm(total: int) -> str:
 
 def parse_time(text: str) -> str | None:
     """``14:30``, ``2:30 PM``, ``2pm`` -> ``14:30``; None when it is not a time of day."""
-    m = _TIME.match(str(text))
+    return _parse_time(str(text))
+
+
+@lru_cache(maxsize=4096)
+def _parse_time(text: str) -> str | None:
+    m = _TIME.match(text)
     if not m:
         return None
     h, mins, ampm = int(m.group(1)), int(m.group(2) or 0), (m.group(3) or "").lower()
@@ -73,8 +89,13 @@ def parse_time(text: str) -> str | None:
 
 
 def parse_date(text: str) -> str | None:
+    return _parse_date(str(text))
+
+
+@lru_cache(maxsize=4096)
+def _parse_date(text: str) -> str | None:
     try:
-        return date.fromisoformat(str(text).strip()).isoformat()
+        return date.fromisoformat(text.strip()).isoformat()
     except ValueError:
         return None
 

@@ -56,26 +56,72 @@ def _fields(d: EventData) -> dict[str, Any]:
 
 def all_events(world: World, s: CalendarState) -> list[Entity]:
     """Every event (world and new), edits applied, in date / time order."""
+    return list(_all_events(world, s.edits, s.replies, s.created))
+
+
+@lru_cache(maxsize=256)
+def _all_events(world: World, edits: tuple[EventData, ...], replies: tuple[tuple[str, str], ...],
+                created: tuple[EventData, ...]) -> tuple[Entity, ...]:
+    """:func:`all_events` of a state with these edits, replies and new events (the only parts
+    it reads). Cached (a few per task: about 64 events each): the events are shared between
+    callers, who only read them."""
+    s = CalendarState(surface="WeekView", edits=edits, replies=replies, created=created)
     out = [event(world, s, eid) for eid in world.entities]
-    out += [created_event(c) for c in s.created]
+    out += [created_event(c) for c in created]
     out.sort(key=lambda e: (e["date"], e["start"], e["id"]))
-    return out
+    return tuple(out)
 
 
 def view_days(s: CalendarState, world: World) -> list[str]:
-    a = anchor(s, world)
-    if s.surface == "DayView":
-        return [a]
-    if s.surface == "WeekView":
-        return clock.week_days(a)
-    return [d for row in clock.month_grid(a) for d in row]
+    return list(_view_days(s.surface, anchor(s, world)))
+
+
+@lru_cache(maxsize=4096)
+def _view_days(surface: str, a: str) -> tuple[str, ...]:
+    if surface == "DayView":
+        return (a,)
+    if surface == "WeekView":
+        return tuple(clock.week_days(a))
+    return tuple(d for row in clock.month_grid(a) for d in row)
 
 
 def shown(s: CalendarState, world: World) -> list[Entity]:
     """Events the current calendar view draws: its days, calendars not hidden."""
-    days = set(view_days(s, world))
-    return [e for e in all_events(world, s) if e["date"] in days
-            and e["calendar"] not in s.hidden]
+    return list(_shown(world, s.surface, anchor(s, world), s.hidden, s.edits, s.replies,
+                       s.created))
+
+
+@lru_cache(maxsize=1024)
+def _shown(world: World, surface: str, a: str, hidden: tuple[str, ...],
+           edits: tuple[EventData, ...], replies: tuple[tuple[str, str], ...],
+           created: tuple[EventData, ...]) -> tuple[Entity, ...]:
+    days = set(_view_days(surface, a))
+    return tuple(e for e in _all_events(world, edits, replies, created) if e["date"] in days
+                 and e["calendar"] not in hidden)
+
+
+@lru_cache(maxsize=4096)
+def _spans(world: World, surface: str, a: str, hidden: tuple[str, ...],
+           edits: tuple[EventData, ...], created: tuple[EventData, ...]
+           ) -> tuple[tuple[str, str, str, str], ...]:
+    return tuple((e["id"], e["date"], e["start"], e["end"])
+                 for e in _shown(world, surface, a, hidden, edits, (), created))
+
+
+def busy(s: CalendarState, world: World) -> dict[str, tuple[tuple[int, int], ...]]:
+    """Per date, the (start, end) minutes of the events :func:`shown` lists (cached: read
+    it, never change it)."""
+    return _busy(world, s.surface, anchor(s, world), s.hidden, s.edits, s.created)
+
+
+@lru_cache(maxsize=4096)
+def _busy(world: World, surface: str, a: str, hidden: tuple[str, ...],
+          edits: tuple[EventData, ...], created: tuple[EventData, ...]
+          ) -> dict[str, tuple[tuple[int, int], ...]]:
+    out: dict[str, list[tuple[int, int]]] = {}
+    for _, date, start, end in _spans(world, surface, a, hidden, edits, created):
+        out.setdefault(date, []).append((clock.minutes(start), clock.minutes(end)))
+    return {d: tuple(spans) for d, spans in out.items()}
 
 
 MONTH_CHIPS = 3
@@ -84,14 +130,20 @@ MONTH_CHIPS = 3
 
 def clickable(s: CalendarState, world: World) -> list[str]:
     """Ids of the world events a calendar view draws as chips one can open."""
+    return list(_clickable(world, s.surface, anchor(s, world), s.hidden, s.edits, s.created))
+
+
+@lru_cache(maxsize=4096)
+def _clickable(world: World, surface: str, a: str, hidden: tuple[str, ...],
+               edits: tuple[EventData, ...], created: tuple[EventData, ...]
+               ) -> tuple[str, ...]:
     out: list[str] = []
     per_day: dict[str, int] = {}
-    for e in shown(s, world):
-        per_day[e["date"]] = per_day.get(e["date"], 0) + 1
-        if e["id"] in world.entities and (s.surface != "MonthView"
-                                          or per_day[e["date"]] <= MONTH_CHIPS):
-            out.append(e["id"])
-    return out
+    for eid, date, _, _ in _spans(world, surface, a, hidden, edits, created):
+        per_day[date] = per_day.get(date, 0) + 1
+        if eid in world.entities and (surface != "MonthView" or per_day[date] <= MONTH_CHIPS):
+            out.append(eid)
+    return tuple(out)
 
 
 def results(s: CalendarState, world: World) -> tuple[str, ...]:
@@ -162,9 +214,8 @@ def _pick_slot(s: CalendarState, p: Params, world: World) -> CalendarState:
     t = clock.parse_time(p["start"])
     require(t is not None, f"PickSlot: {p['start']!r} is not a time")
     span = (clock.minutes(t or "00:00"), clock.minutes(t or "00:00") + 60)
-    require(not any(e["date"] == p["date"] and clock.overlaps(
-        span, (clock.minutes(e["start"]), clock.minutes(e["end"]))) for e in shown(s, world)),
-        "PickSlot: that hour is not empty")
+    require(not any(clock.overlaps(span, b) for b in busy(s, world).get(p["date"], ())),
+            "PickSlot: that hour is not empty")
     return s.replace(surface="EventEditor", origin=s.surface, editing="", focus=None,
                      slot=(p["date"], t or ""))
 
@@ -220,9 +271,14 @@ def _create(s: CalendarState, p: Params, world: World) -> CalendarState:
 def parse_guests(text: str) -> tuple[str, ...]:
     """Names typed into the guests box (comma, semicolon or "and" separated), matched to the
     directory ignoring case, without repeats, sorted."""
+    return _parse_guests(str(text))
+
+
+@lru_cache(maxsize=4096)
+def _parse_guests(text: str) -> tuple[str, ...]:
     known = {p.lower(): p for p in V.PEOPLE}
     out = {known.get(n.strip().lower(), n.strip())
-           for n in re.split(r",|;|\band\b", str(text)) if n.strip()}
+           for n in re.split(r",|;|\band\b", text) if n.strip()}
     return tuple(sorted(out))
 
 

@@ -3,6 +3,7 @@ facts."""
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from webmdp.core.model import Entity, EntityView, Observation, World
@@ -15,6 +16,7 @@ from webmdp.sites.calendar.mdp import (
     NEW_CALENDAR,
     VIEW_SURFACES,
     anchor,
+    busy,
     clickable,
     event,
     results,
@@ -75,13 +77,18 @@ def available(s: CalendarState, world: World) -> tuple[Action, ...]:
 def free_hours(s: CalendarState, world: World) -> list[tuple[str, str]]:
     """(date, HH:00) of the grid's hours no drawn event touches: the empty cells one can
     click to start a new event there (a cell under an event chip is not clickable)."""
-    busy: dict[str, list[tuple[int, int]]] = {}
-    for e in shown(s, world):
-        busy.setdefault(e["date"], []).append((clock.minutes(e["start"]),
-                                               clock.minutes(e["end"])))
-    return [(d, clock.hhmm(h * 60)) for d in view_days(s, world)
-            for h in range(V.FIRST_HOUR, V.LAST_HOUR)
-            if not any(clock.overlaps((h * 60, h * 60 + 60), b) for b in busy.get(d, []))]
+    return list(_free_hours(world, s.surface, anchor(s, world), s.hidden, s.edits, s.created))
+
+
+@lru_cache(maxsize=4096)
+def _free_hours(world: World, surface: str, a: str, hidden: tuple[str, ...],
+                edits: tuple[EventData, ...], created: tuple[EventData, ...]
+                ) -> tuple[tuple[str, str], ...]:
+    s = CalendarState(surface=surface, anchor=a, hidden=hidden, edits=edits, created=created)
+    taken = busy(s, world)
+    return tuple((d, clock.hhmm(h * 60)) for d in view_days(s, world)
+                 for h in range(V.FIRST_HOUR, V.LAST_HOUR)
+                 if not any(clock.overlaps((h * 60, h * 60 + 60), b) for b in taken.get(d, ())))
 
 
 def _in_month(d: str, s: CalendarState, world: World) -> bool:
@@ -166,10 +173,8 @@ def labels(s: CalendarState, world: World, ctx: dict[str, Any],
     a = clock.day(ctx["anchor"])
     dates = {d for row in ctx["mini"] for d in row} | set(ctx.get("days", ())) | {ctx["today"]}
     dates |= {str(v.fields["date"]) for v in views if "date" in v.fields}
-    days = {d: {"dow": clock.WEEKDAYS[(clock.day(d).weekday() + 1) % 7][:3].upper(),
-                "num": clock.day(d).day, "long": clock.long_day(d),
-                "short": clock.day(d).strftime("%b"), "in_month": d[:7] == ctx["anchor"][:7]}
-            for d in dates}
+    month = ctx["anchor"][:7]
+    days = {d: {**_day_labels(d), "in_month": d[:7] == month} for d in dates}
     title = a.strftime("%B %Y")
     if s.surface == "DayView":
         title = f"{a.strftime('%B')} {a.day}, {a.year}"
@@ -180,9 +185,20 @@ def labels(s: CalendarState, world: World, ctx: dict[str, Any],
             times[v.id] = f"{clock.clock(f['start'])} \u2013 {clock.clock(f['end'])}"
         elif "start" in f:
             times[v.id] = clock.clock(f["start"])
-    hours = {h: clock.clock(clock.hhmm(h * 60)).replace(":00", "") for h in range(24)}
-    return {"title": title, "days": days, "times": times, "hours": hours,
+    return {"title": title, "days": days, "times": times, "hours": dict(_HOURS),
             "mini_title": a.strftime("%B %Y")}
+
+
+_HOURS = {h: clock.clock(clock.hhmm(h * 60)).replace(":00", "") for h in range(24)}
+"""The time grid's hour labels ("9 AM")."""
+
+
+@lru_cache(maxsize=4096)
+def _day_labels(d: str) -> dict[str, Any]:
+    """A date's weekday, number, long and short names (cached: copied by the caller)."""
+    day = clock.day(d)
+    return {"dow": clock.WEEKDAYS[(day.weekday() + 1) % 7][:3].upper(), "num": day.day,
+            "long": clock.long_day(d), "short": day.strftime("%b")}
 
 
 def editor_form(s: CalendarState, world: World) -> dict[str, str]:

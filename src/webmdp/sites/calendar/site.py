@@ -7,6 +7,7 @@ from webmdp.sites._common.site import CO, FI, INS, NAV, SE, ModularSite, SiteLog
 from webmdp.sites._common.tasklib import shown
 from webmdp.sites.calendar import mdp, observe
 from webmdp.sites.calendar import vocab as V
+from webmdp.sites.calendar.bound import calendar_bound
 from webmdp.sites.calendar.state import CalendarState
 from webmdp.sites.calendar.world import CARD_FIELDS, DETAIL_FIELDS, generate_world
 
@@ -55,3 +56,4 @@ class CalendarSite(ModularSite[CalendarState]):
     back_actions = {"EventDetail": "CloseEvent", "EventEditor": "CloseEvent",
                     "SearchResults": "ClearSearch"}
     logic = SiteLogic(generate_world, mdp.transition, observe.observe, observe.facts)
+    distance_bound = staticmethod(calendar_bound)

@@ -7,6 +7,7 @@ from webmdp.sites._common.site import CO, FI, INS, NAV, ModularSite, SiteLogic
 from webmdp.sites._common.tasklib import shown
 from webmdp.sites.repo import mdp, observe
 from webmdp.sites.repo import vocab as V
+from webmdp.sites.repo.bound import repo_bound
 from webmdp.sites.repo.catalog import CATALOG
 from webmdp.sites.repo.state import RepoState
 from webmdp.sites.repo.world import (
@@ -82,3 +83,4 @@ class RepoSite(ModularSite[RepoState]):
                     "IssueDetail": "BackToIssues", "PullRequestList": "OpenCodeTab",
                     "PRDetail": "BackToPRs"}
     logic = SiteLogic(generate_world, mdp.transition, observe.observe, observe.facts)
+    distance_bound = staticmethod(repo_bound)

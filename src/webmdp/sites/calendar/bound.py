@@ -1,0 +1,150 @@
+"""Calendar's admissible lower bound on the distance to a task's goal (see
+:mod:`webmdp.tasks.distance`): it makes the exact A* search fast on calendar tasks."""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+
+from webmdp.core.model import State
+from webmdp.sites.calendar import clock
+from webmdp.sites.calendar.mdp import HEADER_SURFACES, clickable, results
+from webmdp.sites.calendar.state import CalendarState
+from webmdp.tasks.distance import Bound, Facts, Problem, unmet
+from webmdp.tasks.model import Condition
+from webmdp.tasks.verifier import check_condition
+
+_EVENT_FIELDS = frozenset({"title", "date", "start", "end", "attendees", "conflict"})
+
+
+def calendar_bound(p: Problem) -> Bound:
+    """Calendar. Facts used (``mdp.transition``): a reply is made only by RespondToEvent, on
+    the card (EventDetail) of the event it answers; it changes no surface, focus, view, date,
+    hidden calendar or search, and which events a view or a search lists does not depend on
+    replies. EventDetail of an event is reached only by OpenEvent, from a header surface (a
+    calendar view or the search results) that lists it, or by closing the editor of that event
+    (the editor's Close returns to the card it was opened from); the card's way out is
+    CloseEvent (EditEvent opens the editor, replies stay). An edit or a new event is saved
+    only by SaveEvent (every field at once) in the editor, which EditEvent opens on the open
+    event's card and CreateEvent / PickSlot open blank on a header surface; SaveEvent and
+    CloseEvent are the editor's only ways out. ``edits`` never loses an event, so a hard
+    negative in ``edited`` is final.
+
+    The bound: one reply per event still answered wrong (the last reply per event counts;
+    replies to distinct events are distinct actions, which do not move) plus the way to the
+    nearest card that needs one, or the farthest card's way and its reply; for an edit or a
+    new event, the SaveEvent after the editor is opened (and the card, for an edit, reached
+    first), after moving away every event in the way when it must not clash."""
+    conds = p.task.verifier
+    world = p.world
+    final = [c for c in conds if c.fact == "edited" and c.op == "not_contains"]
+    replies: list[tuple[Condition, str]] = []
+    edits: dict[str, list[Condition]] = defaultdict(list)
+    created: list[Condition] = []
+    rest: list[Condition] = []
+    for c in conds:
+        parts = c.fact.split(".")
+        if c in final:
+            continue
+        if parts[0] == "rsvp" and len(parts) == 2 and c.op in ("contains", "not_contains"):
+            replies.append((c, str(c.value)))
+        elif parts[0] == "event" and len(parts) == 3 and parts[2] in _EVENT_FIELDS \
+                and parts[1] in world.entities:
+            edits[parts[1]].append(c)
+        elif parts[0] == "created" and len(parts) == 2 and parts[1] in _EVENT_FIELDS:
+            created.append(c)
+        else:
+            rest.append(c)
+
+    frozen = {str(c.value) for c in final}
+    on_date: dict[str, list[tuple[str, int, int]]] = defaultdict(list)
+    for eid, e in world.entities.items():
+        on_date[e["date"]].append((eid, clock.minutes(e["start"]), clock.minutes(e["end"])))
+    edit_slots = {eid: _slot(group) for eid, group in edits.items()}
+    new_slot = _slot(created)
+
+    def card(s: CalendarState, eid: str, look: bool) -> int:
+        """Actions before ``eid``'s card is open: OpenEvent where it is listed, after one
+        action that lists it (or leaves a card or the editor) when it is not."""
+        if s.surface == "EventDetail":
+            return 0 if s.focus == eid else 2
+        if s.surface == "EventEditor":
+            return 1 if s.editing == eid else 2
+        if not look:
+            return 1
+        listed = results(s, world) if s.surface == "SearchResults" else clickable(s, world)
+        return 1 if eid in listed else 2
+
+    def moves(s: CalendarState, slot: Slot | None, own: str) -> float:
+        """Actions to clear ``slot`` (date, start, end) for event ``own`` so that its save
+        does not clash: each other event overlapping it must be edited away first (its card,
+        EditEvent, SaveEvent; at least 2 more per further one); a new event overlapping it
+        is there for good (new events never open), as is a hard negative (editing it is
+        final)."""
+        if slot is None:
+            return 0.0
+        date, span = slot[0], (clock.minutes(slot[1]), clock.minutes(slot[2]))
+        if any(c[2] == date and clock.overlaps(span, (clock.minutes(c[3]),
+                                                      clock.minutes(c[4])))
+               for c in s.created):
+            return math.inf
+        edited = {e[0]: e for e in s.edits}
+        blocking = [e[0] for e in s.edits if e[0] != own and e[2] == date
+                    and clock.overlaps(span, (clock.minutes(e[3]), clock.minutes(e[4])))]
+        blocking += [eid for eid, start, end in on_date.get(date, ())
+                     if eid != own and eid not in edited and clock.overlaps(span, (start, end))]
+        if not blocking:
+            return 0.0
+        if any(eid in frozen for eid in blocking):
+            return math.inf
+        first = max(1 if s.surface == "EventEditor" and s.editing == eid else
+                    card(s, eid, True) + 2 for eid in blocking)
+        return first + 2 * (len(blocking) - 1)
+
+    def bound(state: State, facts: Facts, look: bool) -> float:
+        assert isinstance(state, CalendarState)
+        s = state
+        for c in final:
+            if not check_condition(c, facts):
+                return math.inf
+        h = float(unmet(rest, facts))
+        need: dict[str, int] = {}
+        for c, eid in replies:
+            if not check_condition(c, facts):
+                need[eid] = 1  # the last reply counts: one reply settles an event
+        if need:
+            navs = {eid: card(s, eid, look) for eid in need}
+            h = max(h, max(navs[e] + k for e, k in need.items()),
+                    sum(need.values()) + min(navs.values()))
+        for eid, group in edits.items():
+            if unmet(group, facts):
+                blocked = moves(s, edit_slots[eid], eid)
+                if blocked:  # the moves come first, then this event's card, edit and save
+                    h = max(h, blocked + 3)
+                elif s.surface == "EventEditor" and s.editing == eid:
+                    h = max(h, 1)
+                else:
+                    h = max(h, card(s, eid, look) + 2)
+        if created and unmet(created, facts):
+            blocked = moves(s, new_slot, "")
+            if blocked:  # the moves, then a fresh editor and its save
+                h = max(h, blocked + 2)
+            elif s.surface == "EventEditor":
+                h = max(h, 1 if not s.editing else 3)
+            else:
+                h = max(h, 2 if s.surface in HEADER_SURFACES else 3)
+        return float(h)
+
+    return bound
+
+
+Slot = tuple[str, str, str]
+
+
+def _slot(group: list[Condition]) -> Slot | None:
+    """(date, start, end) a saved event must not clash at, when its conditions ask for no
+    conflict and fix all three; else None (no clash reasoning)."""
+    eq = {c.fact.rpartition(".")[2]: c.value for c in group if c.op == "eq"}
+    if eq.get("conflict") is not False or not all(k in eq for k in ("date", "start", "end")):
+        return None
+    return str(eq["date"]), str(eq["start"]), str(eq["end"])

@@ -1,0 +1,203 @@
+"""Code Repo's admissible lower bound on the distance to a task's goal (see
+:mod:`webmdp.tasks.distance`): it makes the exact A* search fast on repo tasks."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+
+from webmdp.core.model import State, World
+from webmdp.sites._common.catalog import Filters, _haystack
+from webmdp.sites._common.catalog import words as catalog_words
+from webmdp.sites.repo.catalog import CATALOG
+from webmdp.sites.repo.listing import issue_list, pr_list, state_of
+from webmdp.sites.repo.mdp import REPO_TABS
+from webmdp.sites.repo.state import RepoState
+from webmdp.tasks.distance import Bound, Facts, Problem, unmet
+from webmdp.tasks.model import Condition
+
+_FINAL = frozenset({"commented", "closed", "reopened", "merged"})
+"""List facts that only grow: a hard negative in one is there for good."""
+_CREATED = frozenset({"created.repo", "created.title", "created.label", "created.assignee"})
+
+Place = tuple[str, str]
+"""Where a commit is made: ("star", repo) its list row or page, ("code", repo) its Code tab,
+("new", repo) its issue list with the new-issue form open, ("item", issue or PR) its page."""
+
+
+def repo_bound(p: Problem) -> Bound:
+    """Code Repo. Facts used (``mdp.transition``): the commits (StarRepo / UnstarRepo on a
+    repository's visible row or its Code tab, WatchRepo on its Code tab, CreateIssue on its
+    issue list with the form open, AddComment / AssignIssue / LabelIssue / CloseIssue /
+    ReopenIssue / MergePR / ClosePR on the open issue or pull request) change no surface, open
+    repository, open item, query, filter or page, and no list's membership but that of the
+    item they act on; each acts on one item with one value, so distinct unmet conditions need
+    distinct commits. ``states``, ``merges``, ``comments`` and ``watching`` only grow, so an
+    item in ``commented`` / ``closed`` / ``reopened`` / ``merged``, a watch, a merge method
+    are final; a pull request never reopens (no merge or close once it is not open); an issue
+    is closed or reopened from the other state only. Reaching a place takes navigation only:
+    the repository search lists a repository only when the query and every filter accept it
+    and the page shows it (Search / ClearSearch set the query, each filter action one facet,
+    ClearFilters all, OpenRepo needs the row on screen); an item opens only from its
+    repository's list, which shows it when the list filters accept it; the repository's tabs
+    open from its other pages, the search from every page.
+
+    The bound: commits still needed, each at its place, plus the navigation to the nearest
+    place (commits and navigation are distinct actions), or the farthest place's navigation
+    and commits, whichever is larger."""
+    world, conds = p.world, p.task.verifier
+    rest: list[Condition] = []
+    final: list[Condition] = []
+    rules: list[tuple[Condition, Place, Callable[[RepoState, Facts], float]]] = []
+    created = [c for c in conds if c.fact in _CREATED and c.op == "eq"]
+    new_repo = next((str(c.value) for c in created if c.fact == "created.repo"), None)
+    if new_repo is None:
+        created = []
+    for c in conds:
+        if c in created:
+            continue
+        kind, _, eid = c.fact.partition(".")
+        if (c.op == "not_contains" and c.fact in _FINAL) or \
+                (kind == "watch" and c.value is None and c.op == "eq"):
+            final.append(c)
+        elif c.fact == "starred" and c.op in ("contains", "not_contains"):
+            rules.append((c, ("star", str(c.value)), _one))
+        elif kind == "watch" and c.op == "eq" and eid:
+            rules.append((c, ("code", eid), _one))  # WatchRepo sets the level
+        elif kind in ("comments", "assigned", "labelled") and c.op == "contains" and eid:
+            rules.append((c, ("item", eid), _one))
+        elif c.fact == "labelled" and c.op == "not_contains":
+            rules.append((c, ("item", str(c.value)), _labels_off(str(c.value))))
+        elif c.fact in ("closed", "reopened") and c.op == "contains":
+            rules.append((c, ("item", str(c.value)), _state_change(world, c)))
+        elif (c.fact == "merged" and c.op == "contains") or \
+                (kind == "merge_method" and c.op == "eq" and eid):
+            rules.append((c, ("item", eid or str(c.value)), _merge(world, c)))
+        else:
+            rest.append(c)
+
+    misses: dict[tuple[str, str], int] = {}
+    rejects: dict[tuple[Filters, str], int] = {}
+
+    def offscreen(s: RepoState, rid: str, look: bool, query: bool = True) -> int:
+        """Listing actions before the search page shows ``rid`` (see the docstring);
+        ``query`` False: the caller counts the action reaching the page (maybe a search)."""
+        q = misses.get((s.query, rid)) if query else 0
+        if q is None:
+            hay = _haystack(CATALOG, world, rid)
+            q = misses[(s.query, rid)] = int(any(w not in hay for w in catalog_words(s.query)))
+        f = rejects.get((s.filters, rid))
+        if f is None:
+            e = world.entities[rid]
+            f = rejects[(s.filters, rid)] = int(any(not CATALOG.facet(name).accepts(e, v)
+                                                    for name, v in s.filters))
+        if q or f or not query:
+            return q + f
+        return int(look and rid not in CATALOG.visible(world, s))
+
+    def code(s: RepoState, rid: str, look: bool, extra: int) -> int:
+        """To a page ``extra`` tab clicks past the Code tab of ``rid``."""
+        if s.surface == "RepoList":
+            return offscreen(s, rid, look) + 1 + extra
+        if s.repo == rid:
+            return 1 if s.surface in REPO_TABS else 0  # callers handle their own page
+        return offscreen(s, rid, look, query=False) + 2 + extra
+
+    def nav(s: RepoState, place: Place, look: bool) -> int:
+        kind, eid = place
+        if kind == "star":
+            if s.surface == "RepoList":
+                return offscreen(s, eid, look)
+            if s.repo == eid:
+                return int(s.surface != "RepoDetail")
+            return offscreen(s, eid, look, query=False) + 1
+        if kind == "code":
+            return 0 if s.surface == "RepoDetail" and s.repo == eid else code(s, eid, look, 0)
+        if kind == "new":
+            if s.repo == eid and s.surface == "IssueList":
+                return 0 if s.composing else 1
+            return code(s, eid, look, 1) + 1
+        item = world.entities[eid]
+        rid, issue = item["repo_id"], eid.startswith("ISS-")
+        detail, lister = ("IssueDetail", "IssueList") if issue else ("PRDetail", "PullRequestList")
+        if s.surface == detail and s.focus == eid:
+            return 0
+        if s.surface == lister and s.repo == rid:
+            shown = issue_list(s, world) if issue else pr_list(s, world)
+            return 1 + int(look and eid not in shown)
+        return code(s, rid, look, 1) + 1
+
+    def bound(state: State, facts: Facts, look: bool) -> float:
+        assert isinstance(state, RepoState)
+        for c in final:
+            if not _holds(c, facts):
+                return math.inf
+        need: dict[Place, float] = {}
+        for c, place, cost in rules:
+            if not _holds(c, facts):
+                k = cost(state, facts)
+                if k == math.inf:
+                    return math.inf
+                if c.fact in ("closed", "reopened", "merged") or \
+                        c.fact.startswith("merge_method."):
+                    # the state changes of one item: one MergePR both merges and sets the
+                    # method, a close may first need a reopen (count the most, not the sum)
+                    key = (place[0] + "!", place[1])
+                    need[key] = max(need.get(key, 0), k)
+                else:
+                    need[place] = need.get(place, 0) + k
+        if created and unmet(created, facts):
+            assert new_repo is not None
+            need[("new", new_repo)] = need.get(("new", new_repo), 0) + 1
+        h = float(unmet(rest, facts))
+        if not need:
+            return h
+        per: dict[Place, float] = {}
+        for (kind, eid), k in need.items():
+            place = (kind.rstrip("!"), eid)
+            per[place] = per.get(place, 0) + k
+        navs = {place: nav(state, place, look) for place in per}
+        far = max(navs[pl] + k for pl, k in per.items())
+        return float(max(h, far, sum(per.values()) + min(navs.values())))
+
+    return bound
+
+
+def _holds(c: Condition, facts: Facts) -> bool:
+    return not unmet([c], facts)
+
+
+def _one(s: RepoState, facts: Facts) -> float:
+    return 1.0
+
+
+def _labels_off(eid: str) -> Callable[[RepoState, Facts], float]:
+    """One LabelIssue per label the user added to ``eid`` (each toggles one off)."""
+    def cost(s: RepoState, facts: Facts) -> float:
+        return float(max(1, len(facts.get(f"labelled.{eid}", ()))))
+    return cost
+
+
+def _state_change(world: World, c: Condition) -> Callable[[RepoState, Facts], float]:
+    """Close (or reopen) an item: one action from the other state; an issue in the same
+    state first goes the other way (two); a pull request that is not open never changes."""
+    eid, want = str(c.value), "closed" if c.fact == "closed" else "open"
+
+    def cost(s: RepoState, facts: Facts) -> float:
+        now = state_of(s, world.entities[eid])
+        if eid.startswith("PR-"):
+            return 1.0 if want == "closed" and now == "open" else math.inf
+        return 2.0 if now == want or now not in ("open", "closed") else 1.0
+    return cost
+
+
+def _merge(world: World, c: Condition) -> Callable[[RepoState, Facts], float]:
+    """One MergePR of an open pull request merges it with its method; once merged (or
+    closed) it never merges again."""
+    eid = c.fact.partition(".")[2] or str(c.value)
+
+    def cost(s: RepoState, facts: Facts) -> float:
+        if f"merge_method.{eid}" in facts:
+            return math.inf  # merged already, with another method (this condition is unmet)
+        return 1.0 if state_of(s, world.entities[eid]) == "open" else math.inf
+    return cost
