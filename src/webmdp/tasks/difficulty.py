@@ -57,7 +57,7 @@ CUTS: dict[str, tuple[int, int]] = {
 COMPUTATIONS = {"lookup": 1, "compare": 2, "arithmetic": 2, "multi_step": 3}
 RISKS = {"reversible": 1, "confirmed": 2, "unwarned": 3}
 UNDO_DEPTH = 2
-UNDO_TRIES = 300
+UNDO_TRIES = 120
 """An effect is reversible when at most ``UNDO_DEPTH`` offered actions restore every fact,
 found among the first ``UNDO_TRIES`` actions tried."""
 
