@@ -8,6 +8,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parent))
 
 import bench_browser
+import bench_difficulty
 import bench_distance
 import bench_mdp
 import bench_model_agent
@@ -21,6 +22,7 @@ if __name__ == "__main__":
     bench_browser.main()
     bench_model_agent.main()
     bench_distance.main()
+    bench_difficulty.main()
     bench_report.main()
     bench_runner.main()
     bench_viewer.main()

@@ -49,6 +49,17 @@ def site_tasks(site: str) -> tuple[Task, ...]:
     return tuple(generate_site_tasks(get_site(site)))
 
 
+def _check_difficulty(tasks: list[Task], path: Path) -> None:
+    """A task file's stored difficulty must be what measuring its tasks gives."""
+    from webmdp.tasks.difficulty import disagreements
+
+    wrong = disagreements(tasks)
+    if wrong:
+        more = f" (and {len(wrong) - 1} more)" if len(wrong) > 1 else ""
+        raise ConfigError(f"{path}: {wrong[0]}{more}; regenerate the file, or remove the "
+                          "tasks' difficulty to have it measured")
+
+
 def select_tasks(site: str | None, *, tasks_file: Path | None = None, template: str | None = None,
                  task_ids: list[str] | None = None, limit: int | None = None,
                  spread: bool = False, hard_negatives: list[int] | None = None,
@@ -64,10 +75,20 @@ def select_tasks(site: str | None, *, tasks_file: Path | None = None, template: 
     """
     if limit is not None and limit < 1:
         raise ConfigError(f"--limit must be at least 1, got {limit}")
+    from webmdp.tasks.dial import is_dial_id, resolve
+
+    dialled = [i for i in task_ids or [] if is_dial_id(i)]
+    if dialled and tasks_file is None:  # dial names (shopping_L3_0007) rebuild their task
+        rest = [i for i in task_ids or [] if i not in dialled]
+        made = [resolve(i) for i in dialled]
+        if rest:
+            made = select_tasks(site, template=template, task_ids=rest) + made
+        return made[:limit]
     sites = _names(site)
     if tasks_file is not None:
         tasks = read_tasks(tasks_file)
         source = f"{len(tasks)} tasks in {tasks_file}"
+        _check_difficulty(tasks, tasks_file)
     else:
         names = sites or _sites_of(task_ids) or site_names()
         for n in names:

@@ -7,7 +7,7 @@ from pathlib import Path
 import typer
 from rich.table import Table
 
-from webmdp.cli.common import console, in_range, select_tasks, user_errors
+from webmdp.cli.common import console, fail, in_range, select_tasks, user_errors
 from webmdp.tasks.io import write_tasks
 
 app = typer.Typer(help="List, show and generate benchmark tasks.", no_args_is_help=True)
@@ -44,9 +44,11 @@ def show(
     world: bool = typer.Option(False, "--world", help="Include the world's entities."),
 ) -> None:
     """Print one task as JSON (world omitted unless --world)."""
-    site = task_id.rsplit("_", 1)[0]
+    from webmdp.tasks.dial import is_dial_id
+
+    site = None if is_dial_id(task_id) else task_id.rsplit("_", 1)[0]
     with user_errors():
-        (task,) = select_tasks(site if tasks_file is None else None, tasks_file=tasks_file,
+        (task,) = select_tasks(None if tasks_file is not None else site, tasks_file=tasks_file,
                                task_ids=[task_id])
     exclude = None if world else {"world"}
     typer.echo(task.model_dump_json(indent=2, exclude=exclude))
@@ -57,12 +59,119 @@ def generate(
     out: Path = typer.Option(..., "--out", "-o", help="JSONL file to write."),
     site: str = SITE,
     template: str | None = typer.Option(None, help="Only this template."),
-    limit: int | None = typer.Option(None, help="At most N tasks (N at least 1)."),
+    limit: int | None = typer.Option(None, help="At most N tasks (N at least 1); with the "
+                                     "dial, the number wanted (default 10)."),
+    level: int | None = typer.Option(None, "--level", help="Dial: tasks whose measured "
+                                     "overall WebForge level is 1, 2 or 3."),
+    dims: str | None = typer.Option(None, "--dims", help="Dial: dimension levels the measured "
+                                    "vector must have, e.g. depth=3,risk=2 (names: depth, "
+                                    "breadth, interaction, visual, info, reasoning, risk)."),
+    domain: str | None = typer.Option(None, "--domain", help="Dial: only templates of this "
+                                      "WebForge domain, D1..D7 (see `tasks stats`)."),
 ) -> None:
-    """Generate tasks (deterministic: same ids and seeds give the same bytes) into a file."""
+    """Generate tasks (deterministic: same ids and seeds give the same bytes) into a file.
+
+    With --level, --dims or --domain it turns the difficulty dial: it searches each site's
+    stream of candidate tasks (templates x hard negatives x seeded worlds) for ones whose
+    measured vector meets the request, and names them SITE_L<level>_NNNN (`tasks show`,
+    `run --task` and `webmdp.make` resolve those names)."""
     if limit is not None:
         in_range("--limit", limit, 1)
+    if level is not None:
+        in_range("--level", level, 1, 3)
+    if level is None and dims is None and domain is None:
+        with user_errors():
+            tasks = select_tasks(site, template=template, limit=limit)
+        write_tasks(out, tasks)
+        console.print(f"wrote {len(tasks)} tasks to {out}")
+        return
+    _dial(out, site, template, limit or 10, level, dims, domain)
+
+
+def _dial(out: Path, site: str, template: str | None, limit: int, level: int | None,
+          dims: str | None, domain: str | None) -> None:
+    from webmdp.cli.common import _names
+    from webmdp.sites import get_site, site_names
+    from webmdp.tasks.dial import Request, parse_dims, search
+    from webmdp.tasks.domains import check_domain
+
     with user_errors():
-        tasks = select_tasks(site, template=template, limit=limit)
-    write_tasks(out, tasks)
-    console.print(f"wrote {len(tasks)} tasks to {out}")
+        request = Request(level, parse_dims(dims), check_domain(domain) if domain else None)
+        sites = _names(site) or site_names()
+        for name in sites:
+            get_site(name)
+        if template is not None:
+            raise fail("--template does not combine with the dial (it searches every "
+                       "template); use --site and --dims")
+    with console.status("turning the dial (measuring candidate tasks)..."):
+        found, nearest = search(request, sites, limit)
+    if not found:
+        wanted = ", ".join([*([f"level {level}"] if level else []),
+                            *([dims] if dims else []), *([domain] if domain else [])])
+        lines = [f"  {list(t.difficulty.vector)} level {t.difficulty.level}  {t.id} "
+                 f"({t.template})" for t in nearest[:5] if t.difficulty is not None]
+        raise fail(f"no task of {', '.join(sites)} meets {wanted}; the nearest vectors the "
+                   "dial reaches (depth, breadth, interaction, visual, info, reasoning, risk):"
+                   "\n" + "\n".join(lines))
+    write_tasks(out, found)
+    short = f" (fewer than the {limit} asked: the streams ran out)" if len(found) < limit else ""
+    console.print(f"wrote {len(found)} dial tasks to {out}{short}")
+
+
+STATS_BY = ("level", "dimension", "site")
+
+
+@app.command("stats")
+def stats(
+    suite: str = typer.Option("builtin", "--suite", help="'builtin' (every site's generated "
+                              "tasks) or a JSONL task file."),
+    site: str = SITE,
+    by: str = typer.Option("level,dimension", "--by", help="Comma-separated tables: 'level' "
+                           "(tasks per overall level), 'dimension' (tasks per level of each of "
+                           "the seven dimensions, WebForge Table 7), 'site' (the level table "
+                           "per site)."),
+    as_json: bool = typer.Option(False, "--json", help="Print the counts as one JSON object."),
+) -> None:
+    """Task counts by WebForge difficulty: overall level and the seven dimensions."""
+    import json
+
+    from webmdp.errors import unknown_choice
+    from webmdp.tasks.difficulty import TITLES, counts
+
+    tables = [b.strip() for b in by.split(",") if b.strip()]
+    for name in tables:
+        if name not in STATS_BY:
+            raise fail(str(unknown_choice("--by table", name, list(STATS_BY))))
+    with user_errors():
+        tasks = select_tasks(site, tasks_file=None if suite == "builtin" else Path(suite))
+    total = counts(tasks)
+    per_site = {s: counts([t for t in tasks if t.site == s])
+                for s in sorted({t.site for t in tasks})} if "site" in tables else {}
+    if as_json:
+        out = {**total, **({"sites": per_site} if per_site else {})}
+        typer.echo(json.dumps(out, sort_keys=True))
+        return
+    from rich.console import Console
+
+    show = Console(width=160)
+    n = max(1, total["n"])
+
+    def cell(k: int) -> str:
+        return f"{k} ({100 * k / n:.1f}%)"
+
+    if "level" in tables:
+        table = Table("level", "tasks", title=f"{total['n']} tasks by overall level")
+        for level, k in total["level"].items():
+            table.add_row(level, cell(k))
+        show.print(table)
+    if "dimension" in tables:
+        table = Table("dimension", "L1", "L2", "L3",
+                      title=f"{total['n']} tasks by dimension level (WebForge Table 7)")
+        for dim, ks in total["dimension"].items():
+            table.add_row(TITLES[dim], *(cell(v) for v in ks.values()))
+        show.print(table)
+    if per_site:
+        table = Table("site", "tasks", "L1", "L2", "L3", "none", title="overall level by site")
+        for name, c in per_site.items():
+            table.add_row(name, str(c["n"]), *(str(v) for v in c["level"].values()))
+        show.print(table)

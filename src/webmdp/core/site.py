@@ -32,11 +32,18 @@ class Site(ABC):
     visibility: ClassVar[VisibilitySpec]
     entity_prefix: ClassVar[str]
     example_params: ClassVar[dict[str, Any]] = {}
+    """Values for text parameters (queries, bodies) used by the conformance checker and
+    the random agent when an action's available form leaves them to the agent."""
     distance_bound: ClassVar[Any] = None
     """An admissible lower bound on the distance to a task's goal: ``(problem) -> Bound``
     (see :mod:`webmdp.tasks.distance`); None: every unmet goal is at least one action away."""
-    """Values for text parameters (queries, bodies) used by the conformance checker and
-    the random agent when an action's available form leaves them to the agent."""
+    confirm_surfaces: ClassVar[frozenset[str]] = frozenset()
+    """Surfaces that are a confirmation step: a review of what a commit will do, with the
+    button that does it ("Confirm and pay"). An irreversible commit taken there is WebForge
+    risk L2, elsewhere L3 (:mod:`webmdp.tasks.difficulty`)."""
+    pixel_fields: ClassVar[Mapping[str, frozenset[str]]] = {}
+    """surface -> the entity fields it shows only in pixels (a chart, a photo): no text in the
+    DOM or the accessibility tree. WebForge's visual complexity counts them."""
 
     def __init__(self) -> None:
         self._actions = {a.name: a for a in self.actions}

@@ -12,6 +12,7 @@ from typing import Any
 
 from webmdp.errors import unknown_choice
 from webmdp.sites import get_site, site_names
+from webmdp.tasks.dial import is_dial_id, resolve
 from webmdp.tasks.generate import make_task, plan
 from webmdp.tasks.model import Task
 
@@ -32,7 +33,7 @@ def env_ids() -> list[str]:
 
 def resolve_task(env_id: str, *, index: int = 0, task_id: str | None = None) -> Task:
     """The task an env id names: the ``index``-th task of the site (or template), or
-    ``task_id``."""
+    ``task_id`` (a built-in id, or a dial name, :mod:`webmdp.tasks.dial`)."""
     m = _ID.match(env_id)
     if not m or m["version"] != "1":
         raise unknown_choice("environment id", env_id, env_ids())
@@ -40,6 +41,11 @@ def resolve_task(env_id: str, *, index: int = 0, task_id: str | None = None) -> 
     entries = [e for e in plan(site) if m["template"] in (None, e[1])]
     if m["template"] and not entries:
         raise unknown_choice("template", m["template"], list(site.templates))
+    if task_id is not None and is_dial_id(task_id):  # a dial-made task: shopping_L3_0007
+        task = resolve(task_id)
+        if task.site != site.name or m["template"] not in (None, task.template):
+            raise unknown_choice("task id", task_id, [f"{site.name}_L3_0000", "..."])
+        return task
     if task_id is not None:
         entries = [e for e in entries if f"{site.name}_{e[0]:04d}" == task_id]
         if not entries:

@@ -15,6 +15,7 @@ from typing import Any
 
 from webmdp.errors import WebMDPError
 from webmdp.eval.bifurcation import bifurcation_summary, bifurcations
+from webmdp.eval.difficulty_section import difficulty_summary
 from webmdp.eval.disagreements import episode_disagreements, read_recorded
 from webmdp.eval.importers.webstep import RecordedValues
 from webmdp.eval.load import LoadedRuns
@@ -52,6 +53,8 @@ class Analysis:
     """Each loaded run's state from its manifest, read when analysed (never written)."""
     synth: dict[str, Any] = field(default_factory=dict)
     """What `webmdp synth` stored next to the runs (:func:`synth_section.synth_summary`)."""
+    difficulty: dict[str, Any] = field(default_factory=dict)
+    """Success by measured WebForge difficulty (:func:`difficulty_section.difficulty_summary`)."""
 
     @property
     def episodes(self) -> list[tuple[EpisodeTrace, Task]]:
@@ -109,4 +112,5 @@ def analyse(loaded: LoadedRuns, *, matcher: Matcher | None = None,
     out.planning = {"all": aggregate_planning(out.planning_rows),
                     "by_agent": {k: aggregate_planning(v) for k, v in sorted(by_agent.items())}}
     out.synth = synth_summary(loaded.runs)
+    out.difficulty = difficulty_summary(loaded.episodes)
     return out

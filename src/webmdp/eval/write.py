@@ -10,8 +10,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from webmdp.eval import difficulty_section, synth_section
 from webmdp.eval import figures as fig
-from webmdp.eval import synth_section
 from webmdp.eval.analysis import Analysis
 from webmdp.eval.html import markdown_to_html
 from webmdp.eval.report import (
@@ -159,6 +159,7 @@ def _sections(a: Analysis, images: dict[str, bytes]) -> list[str]:
     out += ["![Temporal skill invocation (WebSTEP Figure 4)](figures/temporal.png)", ""]
     out += _planning_section(a)
     out += _bifurcation_section(a, images)
+    out += difficulty_section.markdown(a.difficulty)
     if a.synth:
         out += synth_section.markdown(a.synth)
         cdf = synth_section.cdf_figure(a.synth)
@@ -229,6 +230,7 @@ def report_json(a: Analysis) -> dict[str, Any]:
     out["skipped"] = [{"input": p, "reason": r} for p, r in a.skipped]
     out["runs"] = [r.as_json() for r in a.runs]
     out["synth"] = a.synth
+    out["difficulty"] = a.difficulty
     return out
 
 

@@ -28,11 +28,25 @@ _PACKAGES = ("webmdp", "playwright", "pydantic", "fastapi", "uvicorn", "pyarrow"
              "anthropic", "ray")
 
 
-def task_set_hash(tasks: list[Task]) -> str:
-    """sha256 over the tasks' canonical JSON, in id order: the same tasks give the same hash."""
+DERIVED = ("version", "difficulty", "domain")
+"""Task fields computed from the rest (format version, measured difficulty, the template's
+domain): a task set's hash leaves them out, so measuring something new about the same tasks
+keeps a run resumable."""
+HASH_BASIS = 2
+
+
+def task_set_hash(tasks: list[Task], *, basis: int = HASH_BASIS) -> str:
+    """sha256 over the tasks' canonical JSON, in id order: the same tasks give the same hash.
+    ``basis`` 2 leaves out :data:`DERIVED` fields; 1 is the hash runs made before it stored
+    (task format 1: every field, ``version`` 1, no difficulty)."""
     h = hashlib.sha256()
     for t in sorted(tasks, key=lambda t: t.id):
-        h.update(json.dumps(t.model_dump(mode="json"), sort_keys=True).encode())
+        data = t.model_dump(mode="json")
+        for key in DERIVED:
+            data.pop(key, None)
+        if basis == 1:
+            data["version"] = 1
+        h.update(json.dumps(data, sort_keys=True).encode())
         h.update(b"\n")
     return h.hexdigest()
 
@@ -76,7 +90,7 @@ def chromium_version() -> str | None:
 def build(identity: dict[str, Any], settings: dict[str, Any], tasks: list[Task], *,
           browser: bool) -> dict[str, Any]:
     return {"format": 1, "identity": identity,
-            "task_set": {"hash": task_set_hash(tasks), "count": len(tasks),
+            "task_set": {"hash": task_set_hash(tasks), "basis": HASH_BASIS, "count": len(tasks),
                          "ids": [t.id for t in tasks]},
             "settings": settings, "webmdp": metadata.version("webmdp"),
             "git": git_revision(), "packages": package_versions(),
@@ -100,10 +114,15 @@ def write(root: Path, manifest: dict[str, Any]) -> None:
     os.replace(tmp, root / MANIFEST)
 
 
-def check_compatible(old: dict[str, Any], new: dict[str, Any], *, force: bool) -> list[str]:
-    """What differs between a stored run and the one asked for; raises unless ``force``."""
+def check_compatible(old: dict[str, Any], new: dict[str, Any], *, force: bool,
+                     tasks: list[Task] | None = None) -> list[str]:
+    """What differs between a stored run and the one asked for; raises unless ``force``.
+    A run stored before hash basis 2 is compared on its own basis (needs ``tasks``)."""
     diffs = []
-    if old["task_set"]["hash"] != new["task_set"]["hash"]:
+    ours = new["task_set"]["hash"]
+    if tasks is not None and old["task_set"].get("basis", 1) != HASH_BASIS:
+        ours = task_set_hash(tasks, basis=old["task_set"].get("basis", 1))
+    if old["task_set"]["hash"] != ours:
         diffs.append(f"task set: {old['task_set']['count']} tasks "
                      f"({old['task_set']['hash'][:12]}) vs {new['task_set']['count']} "
                      f"({new['task_set']['hash'][:12]})")

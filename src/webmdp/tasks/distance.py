@@ -90,9 +90,10 @@ def reach(task: Task, state: State, *, max_expansions: int = DEFAULT_MAX_EXPANSI
     return Reach(None, True) if found == UNREACHABLE else Reach(found)
 
 
-def candidate_actions(task: Task, state: State) -> list[Action]:
-    """The agent actions :func:`distance_to_goal` searches over in ``state`` (see there)."""
-    return _problem(task).actions(state)
+def candidate_actions(task: Task, state: State, *, focused: bool = False) -> list[Action]:
+    """The agent actions :func:`distance_to_goal` searches over in ``state`` (see there);
+    ``focused``: those :func:`reach` searches with it."""
+    return _problem(task, focused).actions(state)
 
 
 def lower_bound(task: Task, state: State) -> float:

@@ -8,6 +8,8 @@ import zlib
 from webmdp.core.model import World
 from webmdp.core.site import Site
 from webmdp.errors import GenerationError
+from webmdp.tasks.difficulty import measure
+from webmdp.tasks.domains import domain_of
 from webmdp.tasks.model import ActionModel, Complexity, Task
 from webmdp.tasks.replay import replay
 from webmdp.tasks.verifier import verify
@@ -60,7 +62,7 @@ def make_task(site: Site, index: int, template: str, hard_negatives: int) -> Tas
         raise GenerationError(f"oracle fails verifier: {verdict}", task_id=tid)
     fillers = [e for e in world.entities if e not in
                {draft.target, *draft.hard_negatives, *draft.companions}]
-    return Task(
+    task = Task(
         id=tid, site=site.name, template=template, index=index, seed=seed,
         instruction=draft.instruction, params=draft.params, target=draft.target,
         hard_negatives=draft.hard_negatives, companions=draft.companions, fillers=fillers,
@@ -71,6 +73,8 @@ def make_task(site: Site, index: int, template: str, hard_negatives: int) -> Tas
                               access_level=tpl.access_level(draft, oracle, site)),
         world=_public_world(world).to_dict(),
     )
+    return task.model_copy(update={"difficulty": measure(task, site),
+                                   "domain": domain_of(site.name, template)})
 
 
 def _public_world(world: World) -> World:

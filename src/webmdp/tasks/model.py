@@ -8,7 +8,9 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from webmdp.core.spec import Action
 
-TASK_VERSION = 1
+TASK_VERSION = 2
+"""2: tasks carry their measured ``difficulty`` (WebForge's seven dimensions) and their
+``domain``. A version-1 file still loads, without them."""
 
 AccessLevel = Literal["card", "filter", "detail"]
 
@@ -42,6 +44,27 @@ class Complexity(BaseModel):
     hard_negative_count: int
     oracle_length: int
     access_level: AccessLevel
+
+
+DIMENSIONS = ("depth", "breadth", "interaction", "visual", "info", "reasoning", "risk")
+"""WebForge's seven difficulty dimensions in Table 6's order: Jump Depth, Jump Breadth, Page
+Interaction, Visual Complexity, Info Complexity, Reasoning/Calc, Risk Factor."""
+
+
+class Difficulty(BaseModel):
+    """WebForge's difficulty, measured (:mod:`webmdp.tasks.difficulty`): the seven dimension
+    levels in Table 6's order (depth, breadth, interaction, visual, info, reasoning, risk),
+    the overall level (1-3, or "none" when no rule of §A.1 fits) and the raw measures."""
+
+    model_config = ConfigDict(frozen=True)
+
+    vector: tuple[int, int, int, int, int, int, int]
+    level: Literal[1, 2, 3, "none"]
+    measures: dict[str, Any] = Field(default_factory=dict)
+
+    def of(self, dimension: str) -> int:
+        """The level (1-3) of one dimension, by name."""
+        return self.vector[DIMENSIONS.index(dimension)]
 
 
 class ActionModel(BaseModel):
@@ -79,6 +102,9 @@ class Task(BaseModel):
     oracle: list[ActionModel]
     info_constraints: list[InfoConstraint]
     complexity: Complexity
+    difficulty: Difficulty | None = None
+    domain: str | None = None
+    """WebForge's domain of the template, ``D1``..``D7`` (:mod:`webmdp.tasks.domains`)."""
     world: dict[str, Any]
 
     def oracle_actions(self) -> list[Action]:

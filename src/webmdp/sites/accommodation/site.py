@@ -36,6 +36,7 @@ class AccommodationSite(ModularSite[AccommodationState]):
     name = "accommodation"
     title = "Staybnb"
     entity_prefix = "LST"
+    confirm_surfaces = frozenset({"Checkout"})
     example_params = {"query": "Seattle", "min": 100.0, "max": 300.0, "check_in": "2026-05-04",
                       "check_out": "2026-05-11", "guests": 2}
     surfaces = mdp.SURFACES

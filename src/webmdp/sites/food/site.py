@@ -44,6 +44,7 @@ class FoodSite(ModularSite[FoodState]):
     name = "food"
     title = "DashEats"
     entity_prefix = "RST"
+    confirm_surfaces = frozenset({"Checkout"})
     example_params = {"query": "thai", "quantity": 2, "address": "1455 Market St, Apt 4B",
                       "tip": "18%"}
     surfaces = mdp.SURFACES

@@ -56,6 +56,7 @@ class ShoppingSite(ModularSite[ShoppingState]):
     distance_bound = staticmethod(shopping_bound)
     title = "Shopwise"
     entity_prefix = "PRD"
+    confirm_surfaces = frozenset({"Checkout"})
     example_params = {"query": "headphones", "min": 10.0, "max": 150.0, "quantity": 2}
     surfaces = mdp.SURFACES
     actions = ACTIONS

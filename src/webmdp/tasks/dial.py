@@ -1,0 +1,130 @@
+"""The difficulty dial: tasks whose *measured* WebForge vector meets a request.
+
+Each site has one fixed stream of candidate tasks beyond its built-in 180: candidate ``k`` is
+world index ``DIAL_BASE + k``, template ``k mod T`` (the site's templates in order) and
+``(k div T) mod 4`` hard negatives, so the stream turns every knob the templates have
+(template, hard negatives, the seeded world). A dial-made task is named by its site, its
+measured level and its rank among the stream's tasks of that level: ``shopping_L3_0007`` is
+the eighth level-3 task of the shopping stream. That name is stable whatever the request that
+found it, and :func:`resolve` rebuilds the task from it alone.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+
+from webmdp.core.registry import get_site
+from webmdp.core.site import Site
+from webmdp.errors import ConfigError, GenerationError, unknown_choice
+from webmdp.tasks.domains import domain_of
+from webmdp.tasks.generate import MAX_HARD_NEGATIVES, make_task
+from webmdp.tasks.model import DIMENSIONS, Task
+
+DIAL_BASE = 10_000
+SCAN = 240
+"""Candidates the dial looks at per site before it gives up on a request."""
+DIAL_ID = re.compile(r"^(?P<site>[a-z]+)_L(?P<level>[123]|none)_(?P<rank>\d{4})$")
+
+
+@dataclass(frozen=True)
+class Request:
+    """What the dial is asked for: an overall level, dimension levels, a domain."""
+
+    level: int | None = None
+    dims: Mapping[str, int] | None = None
+    domain: str | None = None
+
+    def wants(self, task: Task) -> bool:
+        d = task.difficulty
+        assert d is not None
+        if self.level is not None and d.level != self.level:
+            return False
+        return all(d.of(k) == v for k, v in (self.dims or {}).items())
+
+    def miss(self, task: Task) -> int:
+        """How far the task's vector is from the request (0: it meets it)."""
+        d = task.difficulty
+        assert d is not None
+        off = sum(abs(d.of(k) - v) for k, v in (self.dims or {}).items())
+        if self.level is not None and d.level != self.level:
+            off += 1 if d.level == "none" else abs(int(d.level) - self.level)
+        return off
+
+
+def parse_dims(text: str | None) -> dict[str, int]:
+    """``depth=3,visual=2`` -> ``{"depth": 3, "visual": 2}``, with one-line errors."""
+    out: dict[str, int] = {}
+    for part in (text or "").split(","):
+        if not part.strip():
+            continue
+        name, sep, value = part.partition("=")
+        name = name.strip()
+        if name not in DIMENSIONS:
+            raise unknown_choice("dimension", name, list(DIMENSIONS))
+        if not sep or value.strip() not in ("1", "2", "3"):
+            raise ConfigError(f"--dims {part.strip()!r}: give NAME=LEVEL with LEVEL 1, 2 or 3")
+        out[name] = int(value)
+    return out
+
+
+def stream(site: Site) -> Iterator[Task]:
+    """The site's candidate tasks in order, each with its dial name (``site_L<level>_NNNN``)
+    and measured difficulty; candidates no world fits are skipped."""
+    names = list(site.templates)
+    ranks: dict[str, int] = {}
+    for k in range(SCAN):
+        template = names[k % len(names)]
+        hn = (k // len(names)) % (MAX_HARD_NEGATIVES + 1)
+        try:
+            task = make_task(site, DIAL_BASE + k, template, hn)
+        except GenerationError:
+            continue
+        assert task.difficulty is not None
+        level = str(task.difficulty.level)
+        rank = ranks.get(level, 0)
+        ranks[level] = rank + 1
+        yield task.model_copy(update={"id": f"{site.name}_L{level}_{rank:04d}"})
+
+
+def search(request: Request, sites: Sequence[str], limit: int) -> tuple[list[Task], list[Task]]:
+    """Up to ``limit`` tasks meeting ``request``, taken in turn from each site's stream; and,
+    when none does, the nearest candidates seen (one per distinct vector, nearest first)."""
+    found: list[Task] = []
+    near: dict[tuple[int, ...], Task] = {}
+    streams = [stream(get_site(s)) for s in sites]
+    while streams and len(found) < limit:
+        for it in list(streams):
+            task = next(it, None)
+            if task is None:
+                streams.remove(it)
+                continue
+            if request.domain is not None and domain_of(task.site, task.template) != \
+                    request.domain:
+                continue
+            if request.wants(task):
+                found.append(task)
+                if len(found) == limit:
+                    break
+            elif task.difficulty is not None:
+                near.setdefault(task.difficulty.vector, task)
+    nearest = sorted(near.values(), key=lambda t: (request.miss(t), t.id))
+    return found, nearest
+
+
+def resolve(task_id: str) -> Task:
+    """The dial-made task a ``site_L<level>_NNNN`` name stands for."""
+    m = DIAL_ID.match(task_id)
+    if not m:
+        raise ConfigError(f"'{task_id}' is not a dial task name (SITE_L<1|2|3|none>_NNNN)")
+    site = get_site(m["site"])
+    for task in stream(site):
+        if task.id == task_id:
+            return task
+    raise ConfigError(f"unknown task id '{task_id}': the {site.name} dial stream holds fewer "
+                      f"level-{m['level']} tasks in its first {SCAN} candidates")
+
+
+def is_dial_id(task_id: str) -> bool:
+    return DIAL_ID.match(task_id) is not None
