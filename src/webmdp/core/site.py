@@ -71,6 +71,20 @@ class Site(ABC):
     def templates(self) -> Mapping[str, TaskTemplate]:
         """Task templates of this site by name."""
 
+    @property
+    def dial_templates(self) -> Mapping[str, TaskTemplate]:
+        """Templates only the difficulty dial draws from (:mod:`webmdp.tasks.dial`): they
+        widen what the dial reaches (visual information, longer paths) without changing the
+        site's built-in task set, which :attr:`templates` alone makes."""
+        return {}
+
+    def template(self, name: str) -> TaskTemplate:
+        """A template of :attr:`templates` or :attr:`dial_templates` by name."""
+        found = self.templates.get(name) or self.dial_templates.get(name)
+        if found is None:
+            raise KeyError(f"{self.name} has no template '{name}'")
+        return found
+
     # -- the three pure functions ----------------------------------------------------------------
     @abstractmethod
     def generate_world(self, spec: WorldSpec, rng: random.Random) -> World:

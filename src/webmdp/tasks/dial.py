@@ -1,7 +1,8 @@
 """The difficulty dial: tasks whose *measured* WebForge vector meets a request.
 
 Each site has one fixed stream of candidate tasks beyond its built-in 180: candidate ``k`` is
-world index ``DIAL_BASE + k``, template ``k mod T`` (the site's templates in order) and
+world index ``DIAL_BASE + k``, template ``k mod T`` (the site's templates, then its dial
+templates, in order) and
 ``(k div T) mod 4`` hard negatives, so the stream turns every knob the templates have
 (template, hard negatives, the seeded world). A dial-made task is named by its site, its
 measured level and its rank among the stream's tasks of that level: ``shopping_L3_0007`` is
@@ -72,7 +73,7 @@ def parse_dims(text: str | None) -> dict[str, int]:
 def stream(site: Site) -> Iterator[Task]:
     """The site's candidate tasks in order, each with its dial name (``site_L<level>_NNNN``)
     and measured difficulty; candidates no world fits are skipped."""
-    names = list(site.templates)
+    names = [*site.templates, *site.dial_templates]
     ranks: dict[str, int] = {}
     for k in range(SCAN):
         template = names[k % len(names)]

@@ -109,7 +109,7 @@ def computation(site: Site, template: str) -> str:
     """What the template asks the agent to compute: its declared ``reasoning``, else read
     from its tables (a superlative over detail pages: multi_step; a superlative, or a match
     on two or more fields: compare; else lookup)."""
-    tpl = site.templates[template]
+    tpl = site.template(template)
     declared = getattr(tpl, "reasoning", "")
     if declared:
         return str(declared)

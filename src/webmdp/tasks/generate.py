@@ -39,7 +39,7 @@ def plan(site: Site, n: int = TASKS_PER_SITE) -> list[tuple[int, str, int]]:
 
 def make_task(site: Site, index: int, template: str, hard_negatives: int) -> Task:
     """Build, check and oracle-verify one task. Deterministic in (site, index)."""
-    tpl = site.templates[template]
+    tpl = site.template(template)
     seed = task_seed(site.name, index)
     tid = task_id(site.name, index)
     for attempt in range(_ATTEMPTS):
