@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Callable
+from typing import Any
 
 from webmdp.core.model import State, World
 from webmdp.core.site import Site
@@ -34,19 +36,27 @@ def unknown_snapshot(snapshot_id: str, taken: int) -> str:
 class Tracker:
     """Holds one episode's semantic state and the (entity, field) pairs seen so far."""
 
-    def __init__(self, site: Site, world: World):
+    def __init__(self, site: Site, world: World,
+                 coder: Callable[[dict[str, Any]], str] | None = None):
         self.site = site
         self.world = world
+        self.coder = coder
+        """Makes the confirmation code a commit shows from the facts after it
+        (:class:`webmdp.tasks.codes.Coder`); None: no codes."""
+        self.code: str | None = None
+        """The code the latest commit showed."""
         self.state = site.initial_state(world)
         self.initial_revealed = sorted(site.observe(self.state, world).revealed())
         self.seen: set[tuple[str, str]] = set(self.initial_revealed)
         self.transitions: list[SemanticTransition] = []
         self.snapshots: dict[str, State] = {}
+        self._codes: dict[str, str | None] = {}
 
     def snapshot(self) -> str:
         """Keep the current state (states are immutable) under a new id, ``snap-<n>``."""
         sid = f"snap-{len(self.snapshots) + 1}"
         self.snapshots[sid] = self.state
+        self._codes[sid] = self.code
         return sid
 
     def restore(self, snapshot_id: str) -> State:
@@ -56,6 +66,7 @@ class Tracker:
             self.state = self.snapshots[snapshot_id]
         except KeyError:
             raise ConfigError(unknown_snapshot(snapshot_id, len(self.snapshots))) from None
+        self.code = self._codes[snapshot_id]
         return self.state
 
     def apply(self, action: Action) -> SemanticTransition:
@@ -76,6 +87,10 @@ class Tracker:
         new = self.site.observe(after, self.world).revealed() - self.seen
         self.seen |= new
         self.state = after
+        if self.coder is not None and spec.changes_state and after != before:
+            facts = self.site.facts(after)
+            if _effects(facts) != _effects(self.site.facts(before)):
+                self.code = self.coder(facts)
         rec = SemanticTransition(
             action=action.name, params=dict(action.params), skill=spec.skill,
             category=spec.category.value, surface_before=before.surface,
@@ -84,3 +99,8 @@ class Tracker:
         )
         self.transitions.append(rec)
         return rec
+
+
+def _effects(facts: dict[str, Any]) -> dict[str, Any]:
+    """Facts but the page: what a commit changes."""
+    return {k: v for k, v in facts.items() if k != "surface"}

@@ -17,6 +17,7 @@ from webmdp.core.spec import Action, SkillCategory
 from webmdp.env.actions import GUIAction, finish
 from webmdp.env.semantic import FINISH
 from webmdp.sites import get_site
+from webmdp.tasks.codes import find_code
 from webmdp.tasks.model import Task
 from webmdp.trace import AgentLog, Mode
 
@@ -55,8 +56,9 @@ class PlanningAgent:
         view = SemanticView.of(obs)
         if self.mode == "semantic":
             action = self.choose(view)
-            if action is None:
-                return AgentOutput(Action(FINISH, {}), raw=None)
+            if action is None:  # report the confirmation code the last commit showed, if any
+                code = code_on_screen(obs)
+                return AgentOutput(Action(FINISH, {"answer": code} if code else {}), raw=None)
             return AgentOutput(action, raw=str(action))
         return self._act_gui(view, obs)
 
@@ -66,7 +68,7 @@ class PlanningAgent:
         action = self._pending or self.choose(view)
         self._pending = None
         if action is None:
-            return AgentOutput(finish())
+            return AgentOutput(finish(code_on_screen(obs)))
         nodes = obs.get("nodes", [])
         steps = plan_gui(action, nodes)
         if steps is None:
@@ -181,3 +183,11 @@ def candidate_queries(instruction: str) -> list[str]:
     if first:
         out.append(first.group(1))
     return list(dict.fromkeys(q for q in out if q.strip()))
+
+
+def code_on_screen(obs: dict[str, Any]) -> str | None:
+    """The confirmation code the page shows (:mod:`webmdp.tasks.codes`), from the semantic
+    text, the accessibility text or the page's nodes."""
+    texts = [obs.get("text"), obs.get("axtree"),
+             *(str(n.get("name") or n.get("text") or "") for n in obs.get("nodes", []))]
+    return next((c for t in texts if t and (c := find_code(str(t)))), None)

@@ -19,6 +19,7 @@ from webmdp.env.chromium import VIEWPORT, BrowserHost, brief
 from webmdp.env.episode import DEFAULT_STEP_BUDGET, INVALID_KIND, Episode
 from webmdp.errors import AgentFault, BrowserError, ConfigError, InfrastructureError
 from webmdp.server.runner import ServerHandle
+from webmdp.tasks.codes import Coder
 from webmdp.tasks.model import Task
 from webmdp.trace import EpisodeTrace, SemanticTransition, StepNotes, Termination
 from webmdp.tracking import unknown_snapshot
@@ -133,7 +134,8 @@ class BrowserEnv:
         self.episode = Episode(self.task, agent=self.agent, mode="browser",
                                step_budget=self.config.step_budget)
         created = self.server.control("POST", "/control/sessions",
-                                      json={"site": self.task.site, "world": self.task.world})
+                                      json={"site": self.task.site, "world": self.task.world,
+                                            "codes": Coder.of(self.task).to_json()})
         self.session_id = created["session_id"]
         self._seen = 0
         self._pointer = (0.0, 0.0)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from webmdp.tasks.answers import matches
 from webmdp.tasks.model import Task
 from webmdp.tasks.verifier import verify
 from webmdp.trace import (
@@ -19,6 +20,8 @@ from webmdp.trace import (
 
 DEFAULT_STEP_BUDGET = 50
 INVALID_KIND = "invalid"
+ANSWER_CHECK = "the final answer states the expected value"
+"""The verifier entry of a direct or mixed task's answer (compared after normalisation)."""
 """``{"kind": "invalid"}`` is the action recorded for a step whose model output gave no action
 (the envs' ``record_invalid``)."""
 AGENT_ENDINGS: tuple[Termination, ...] = ("finished", "agent_error", "unparseable",
@@ -73,6 +76,8 @@ class Episode:
         tr = self.trace
         tr.final_facts = facts
         tr.verifier = verify(self.task.verifier, facts)
+        if self.task.answer is not None:  # a direct or mixed task: the answer is judged too
+            tr.verifier[ANSWER_CHECK] = matches(self.task.answer, answer)
         tr.success = termination != "infra_error" and bool(tr.verifier) and all(
             tr.verifier.values())
         tr.termination = termination

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from typing import Any
 
@@ -9,6 +10,7 @@ from webmdp.core.model import World
 from webmdp.core.spec import Action
 from webmdp.env.episode import DEFAULT_STEP_BUDGET, INVALID_KIND, Episode
 from webmdp.sites import get_site
+from webmdp.tasks.codes import Coder
 from webmdp.tasks.model import Task
 from webmdp.trace import EpisodeTrace, StepNotes, Termination
 from webmdp.tracking import Tracker, state_key
@@ -44,7 +46,7 @@ class SemanticEnv:
         self.tracker: Tracker | None = None
 
     def reset(self, *, seed: int | None = None, options: dict | None = None):
-        self.tracker = Tracker(self.site, self.world)
+        self.tracker = Tracker(self.site, self.world, Coder.of(self.task).code)
         self.episode = Episode(self.task, agent=self.agent, mode="semantic",
                                step_budget=self.step_budget)
         self.episode.start(self.tracker.state.surface, self.tracker.initial_revealed)
@@ -53,6 +55,9 @@ class SemanticEnv:
     def _obs(self) -> dict[str, Any]:
         assert self.tracker is not None
         obs = self.site.observe(self.tracker.state, self.world)
+        if self.tracker.code is not None:  # what the latest commit showed, as pages show it
+            obs = dataclasses.replace(obs, context={**obs.context,
+                                                    "confirmation code": self.tracker.code})
         return {"text": obs.to_text(), "observation": obs, "instruction": self.task.instruction}
 
     def _live(self) -> tuple[Episode, Tracker]:

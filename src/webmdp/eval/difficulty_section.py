@@ -1,21 +1,31 @@
 """The report's difficulty section (issue 19): success by the tasks' measured WebForge
 difficulty, per agent. Accuracy by overall level and by domain (WebForge Table 1), by the level
 of each dimension (Table 4), and the runtime cost per level (Table 3: model turns, browser
-actions, prompt and completion tokens, wall time)."""
+actions, prompt and completion tokens, wall time), and what the confirmation codes agents
+returned stand for (Table 13)."""
 
 from __future__ import annotations
 
 import statistics
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Sequence
 from typing import Any
 
+from webmdp.sites import site_names
+from webmdp.tasks.codes import explain, find_code
 from webmdp.tasks.difficulty import TITLES, of_task
 from webmdp.tasks.domains import DOMAINS, domain_of
 from webmdp.tasks.model import DIMENSIONS, Task
 from webmdp.trace import EpisodeTrace
 
 LEVELS = ("1", "2", "3", "none")
+
+
+def _ours(task: Task) -> bool:
+    """A task of a webmdp site, with its world (imported bundles' tasks have neither, and no
+    measurable difficulty)."""
+    return task.difficulty is not None or (task.site in site_names()
+                                           and "entities" in task.world)
 
 
 def _rate(flags: Sequence[bool]) -> dict[str, Any]:
@@ -37,13 +47,36 @@ def _cost(traces: Sequence[EpisodeTrace]) -> dict[str, Any]:
             "wall_s": mean([t.duration_s for t in traces])}
 
 
+def _codes(eps: Sequence[tuple[EpisodeTrace, Task]]) -> dict[str, Any]:
+    """The confirmation codes agents returned, decoded (WebForge Table 13): how many were the
+    gold code, deceptive (and which mistakes each stands for), or no code this task shows."""
+    gold = unknown = 0
+    mistakes: Counter[str] = Counter()
+    returned = 0
+    for trace, task in eps:
+        code = find_code(trace.final_answer)
+        if code is None:
+            continue
+        returned += 1
+        meaning = explain(task, code)
+        if meaning.gold:
+            gold += 1
+        elif not meaning.known:
+            unknown += 1
+        else:
+            mistakes[" + ".join(sorted({c.fact for c in meaning.failing}))] += 1
+    return {"returned": returned, "gold": gold, "deceptive": sum(mistakes.values()),
+            "unknown": unknown, "mistakes": dict(mistakes.most_common())}
+
+
 def difficulty_summary(episodes: Sequence[tuple[EpisodeTrace, Task]]) -> dict[str, Any]:
     """Per agent (``agent (mode)``): ``by_level``, ``by_domain``, ``by_dimension`` (each
-    ``{"n", "accuracy"}``) and ``cost`` per level. Empty without episodes; infra errors are
-    left out (they say nothing of the task)."""
+    ``{"n", "accuracy"}``), ``cost`` per level and the ``codes`` returned. Empty without
+    episodes; infra errors (they say nothing of the task) and imported tasks (no world to
+    measure) are left out."""
     groups: dict[str, list[tuple[EpisodeTrace, Task]]] = defaultdict(list)
     for trace, task in episodes:
-        if trace.infra_error is None:
+        if trace.infra_error is None and _ours(task):
             groups[f"{trace.agent} ({trace.mode})"].append((trace, task))
     out: dict[str, Any] = {}
     for agent, eps in sorted(groups.items()):
@@ -62,6 +95,7 @@ def difficulty_summary(episodes: Sequence[tuple[EpisodeTrace, Task]]) -> dict[st
                              for dim in DIMENSIONS},
             "cost": {lv: _cost([t for (t, _), x in zip(eps, levels, strict=True) if x == lv])
                      for lv in LEVELS},
+            "codes": _codes(eps),
         }
     return out
 
@@ -106,4 +140,13 @@ def markdown(summary: dict[str, Any]) -> list[str]:
                     [[a, lv, str(c["n"]), *(num(c[k]) for k in ("turns", "actions", "prompt_k",
                                                                 "completion_k", "wall_s"))]
                      for a in agents for lv, c in summary[a]["cost"].items() if c["n"]])
+    rows = [[a, str(c["returned"]), str(c["gold"]), str(c["deceptive"]), str(c["unknown"]),
+             "; ".join(f"{k} ({v})" for k, v in c["mistakes"].items()) or "-"]
+            for a, s in summary.items() if (c := s["codes"])["returned"]]
+    if rows:
+        out += ["", "### Returned confirmation codes (WebForge Table 13)", "",
+                "A wrong commit shows a deceptive code that names its mistakes: the facts of "
+                "the failing verifier conditions.", ""]
+        out += md_table(["Agent", "Codes returned", "Gold", "Deceptive", "Not this task's",
+                         "Mistakes they stand for (episodes)"], rows)
     return [*out, ""]

@@ -28,10 +28,10 @@ _PACKAGES = ("webmdp", "playwright", "pydantic", "fastapi", "uvicorn", "pyarrow"
              "anthropic", "ray")
 
 
-DERIVED = ("version", "difficulty", "domain")
+DERIVED = ("version", "difficulty", "domain", "answer_type", "answer")
 """Task fields computed from the rest (format version, measured difficulty, the template's
-domain): a task set's hash leaves them out, so measuring something new about the same tasks
-keeps a run resumable."""
+domain and answer type): a task set's hash leaves them out, so measuring something new about
+the same tasks keeps a run resumable."""
 HASH_BASIS = 2
 
 

@@ -10,6 +10,7 @@ and ``.../restore`` let tree-search agents backtrack a session to an earlier sem
 from __future__ import annotations
 
 import hmac
+from html import escape
 from pathlib import Path
 from typing import Any
 
@@ -26,11 +27,16 @@ from webmdp.tracking import state_key
 
 _SITES_DIR = Path(views.__file__).parent.parent
 _NO_STORE = {"Cache-Control": "no-store"}
+_APP = '<div id="app">'
+"""Where a full page's app HTML starts (``page.html``): the code banner goes first in it."""
 
 
 class CreateSession(BaseModel):
     site: str
     world: dict[str, Any]
+    codes: dict[str, Any] | None = None
+    """The task's code secret and conditions (:meth:`Coder.to_json`); kept in the session,
+    never sent to a page."""
 
 
 class RestoreBody(BaseModel):
@@ -72,7 +78,7 @@ def create_app(token: str) -> FastAPI:
         site = get_site(sess.site_name)
         obs = site.observe(sess.tracker.state, sess.tracker.world)
         return {
-            "html": views.render_app(sess.site_name, obs, error=error),
+            "html": _with_code(views.render_app(sess.site_name, obs, error=error), sess),
             "version": sess.version, "surface": obs.surface, "title": _title(site.title, obs),
             "url": f"/s/{sess.id}/{obs.surface.lower()}", "error": error,
         }
@@ -81,7 +87,7 @@ def create_app(token: str) -> FastAPI:
     def create_session(body: CreateSession, x_webmdp_token: str | None = Header(None)) -> dict:
         check(x_webmdp_token)
         try:
-            sess = store.create(body.site, body.world)
+            sess = store.create(body.site, body.world, body.codes)
         except ConfigError as exc:
             raise HTTPException(status_code=400, detail=str(exc)) from exc
         return {"session_id": sess.id, "url": f"/s/{sess.id}/",
@@ -157,6 +163,8 @@ def create_app(token: str) -> FastAPI:
             obs = site.observe(sess.tracker.state, sess.tracker.world)
             html = views.render_page(sess.site_name, obs, title=_title(site.title, obs),
                                      base=f"/s/{sid}", version=sess.version)
+            if sess.tracker.code is not None:
+                html = html.replace(_APP, _APP + _code_banner(sess.tracker.code), 1)
         return HTMLResponse(html, headers=_NO_STORE)
 
     @app.get("/healthz")
@@ -168,3 +176,15 @@ def create_app(token: str) -> FastAPI:
 
 def _title(site_title: str, obs) -> str:
     return f"{site_title} · {obs.surface}"
+
+
+def _with_code(html: str, sess: Session) -> str:
+    """The app HTML with the latest commit's confirmation code above it: visible content, the
+    only place a code ever appears."""
+    code = sess.tracker.code
+    return html if code is None else _code_banner(code) + html
+
+
+def _code_banner(code: str) -> str:
+    return ('<div class="wm-code" role="status" data-testid="confirmation-code">Confirmation '
+            f"code: <strong>{escape(code)}</strong></div>")

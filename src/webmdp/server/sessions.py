@@ -10,6 +10,7 @@ from webmdp.core.model import State, World
 from webmdp.core.spec import Action
 from webmdp.errors import ConfigError
 from webmdp.sites import get_site
+from webmdp.tasks.codes import Coder
 from webmdp.trace import SemanticTransition
 from webmdp.tracking import Tracker
 
@@ -49,11 +50,15 @@ class SessionStore:
         self._sessions: dict[str, Session] = {}
         self._lock = threading.Lock()
 
-    def create(self, site_name: str, world: dict) -> Session:
+    def create(self, site_name: str, world: dict, codes: dict | None = None) -> Session:
+        """A session on ``world``; ``codes`` (:meth:`Coder.to_json`) makes commits show
+        confirmation codes."""
         site = get_site(site_name)
         if world.get("site") != site_name:
             raise ConfigError(f"world is for site {world.get('site')!r}, not {site_name!r}")
-        sess = Session(secrets.token_hex(8), site_name, Tracker(site, World.from_dict(world)))
+        coder = Coder.from_json(codes).code if codes else None
+        sess = Session(secrets.token_hex(8), site_name,
+                       Tracker(site, World.from_dict(world), coder))
         with self._lock:
             self._sessions[sess.id] = sess
         return sess

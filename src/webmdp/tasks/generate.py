@@ -74,7 +74,9 @@ def make_task(site: Site, index: int, template: str, hard_negatives: int) -> Tas
         world=_public_world(world).to_dict(),
     )
     return task.model_copy(update={"difficulty": measure(task, site),
-                                   "domain": domain_of(site.name, template)})
+                                   "domain": domain_of(site.name, template),
+                                   "answer_type": tpl.answer_type,
+                                   "answer": tpl.answer(draft, world)})
 
 
 def _public_world(world: World) -> World:

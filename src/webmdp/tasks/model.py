@@ -10,9 +10,10 @@ from webmdp.core.spec import Action
 
 TASK_VERSION = 2
 """2: tasks carry their measured ``difficulty`` (WebForge's seven dimensions) and their
-``domain``. A version-1 file still loads, without them."""
+``domain``, ``answer_type`` (and ``answer``). A version-1 file still loads, without them."""
 
 AccessLevel = Literal["card", "filter", "detail"]
+AnswerType = Literal["direct", "operation_code", "mixed"]
 
 
 class Condition(BaseModel):
@@ -105,6 +106,13 @@ class Task(BaseModel):
     difficulty: Difficulty | None = None
     domain: str | None = None
     """WebForge's domain of the template, ``D1``..``D7`` (:mod:`webmdp.tasks.domains`)."""
+    answer_type: AnswerType | None = None
+    """What the agent returns (WebForge): ``operation_code``, the confirmation code its commit
+    shows (:mod:`webmdp.tasks.codes`); ``direct``, a value read from the pages (``answer``);
+    ``mixed``, both."""
+    answer: str | None = None
+    """The value a ``direct`` or ``mixed`` task's final answer must state (compared after
+    normalisation, :mod:`webmdp.tasks.answers`)."""
     world: dict[str, Any]
 
     def oracle_actions(self) -> list[Action]:

@@ -49,6 +49,9 @@ class TaskTemplate(ABC):
     name: ClassVar[str]
     description: ClassVar[str]
     commit_action: ClassVar[str]
+    answer_type: ClassVar[str] = "operation_code"
+    """What the agent returns: the commit's confirmation code (``operation_code``), a value it
+    read (``direct``: :meth:`answer` gives it) or both (``mixed``)."""
 
     @abstractmethod
     def draft(self, site: Site, rng: random.Random, hard_negatives: int) -> Draft:
@@ -72,6 +75,10 @@ class TaskTemplate(ABC):
             return "detail"
         uses = {site.action_spec(a.name).category.value for a in oracle}
         return "filter" if uses & {"search", "filter"} else "card"
+
+    def answer(self, draft: Draft, world: World) -> str | None:
+        """The value a ``direct`` or ``mixed`` task's final answer must state."""
+        return None
 
     def info_constraints(self, draft: Draft, world: World, site: Site) -> list[InfoConstraint]:
         """C.4 rules: the target's referenced card and detail fields, and each hard negative's
