@@ -12,6 +12,8 @@ _AGENTS: dict[str, str] = {
     "oracle": "webmdp.agents.builtin:OracleAgent",
     "random": "webmdp.agents.builtin:RandomAgent",
     "greedy": "webmdp.agents.builtin:GreedyAgent",
+    "pixel": "webmdp.agents.pixel:PixelAgent",
+    "axtext": "webmdp.agents.pixel:AxTextAgent",
     "step": "webmdp.agents.llm:StepAgent",
     "plan": "webmdp.agents.llm:PlanAgent",
     "tree": "webmdp.agents.llm:TreeAgent",

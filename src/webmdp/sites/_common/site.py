@@ -5,6 +5,7 @@ toolkit)."""
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -58,6 +59,17 @@ class ModularSite(Site, Generic[StateT]):
         templates: Mapping[str, TaskTemplate] = importlib.import_module(
             f"{package}.templates").TEMPLATES
         return templates
+
+    @property
+    def dial_templates(self) -> Mapping[str, TaskTemplate]:
+        """The site package's ``dial.DIAL_TEMPLATES`` (templates only the difficulty dial
+        draws from: visual-only information...), none when it has no ``dial`` module."""
+        package = type(self).__module__.rpartition(".")[0]
+        if importlib.util.find_spec(f"{package}.dial") is None:
+            return {}
+        found: Mapping[str, TaskTemplate] = importlib.import_module(f"{package}.dial") \
+            .DIAL_TEMPLATES
+        return found
 
     def generate_world(self, spec: WorldSpec, rng: random.Random) -> World:
         return self.logic.generate_world(spec, rng)

@@ -22,6 +22,7 @@ from jinja2 import ChoiceLoader, Environment, FileSystemLoader, StrictUndefined
 from markupsafe import Markup, escape
 
 from webmdp.core.model import Observation
+from webmdp.sites._common.visual import widget_size, widget_uri
 
 _COMMON = Path(__file__).parent / "views"
 _SITES = Path(__file__).parent.parent
@@ -55,7 +56,8 @@ def environment(site: str) -> Environment:
         trim_blocks=True,
         lstrip_blocks=True,
     )
-    env.globals.update(act=act, money=money, testid=testid)
+    env.globals.update(act=act, money=money, testid=testid, widget_uri=widget_uri,
+                       widget_size=widget_size)
     return env
 
 

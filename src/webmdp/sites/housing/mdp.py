@@ -11,7 +11,7 @@ from webmdp.errors import require
 from webmdp.sites._common import handlers as H
 from webmdp.sites.housing import vocab as V
 from webmdp.sites.housing.state import HousingState as S
-from webmdp.sites.housing.world import AGENT_FIELDS, CARD_FIELDS, DETAIL_FIELDS
+from webmdp.sites.housing.world import AGENT_FIELDS, CARD_FIELDS, DETAIL_FIELDS, PIXEL_FIELDS
 
 SURFACES = H.surfaces(
     SearchResults=(SurfaceKind.CARD, "listing cards with the filter bar"),
@@ -133,6 +133,8 @@ def observe(s: S, world: World) -> Observation:
     elif s.surface in ("PropertyDetail", "TourRequest") and s.focus:
         shown = () if s.surface == "TourRequest" else DETAIL_FIELDS if s.agent_open \
             else _DETAIL_CLOSED
+        if s.surface == "PropertyDetail":
+            shown += tuple(f for f in PIXEL_FIELDS if f in world.entities[s.focus])
         entities = (H.view(world, s.focus, CARD_FIELDS + shown),)
         ctx.update(agent_open=s.agent_open, origin=s.origin, tour=_last(s.tours, s.focus),
                    message=_last(s.messages, s.focus), tour_times=list(V.TOUR_TIMES),

@@ -10,7 +10,7 @@ from webmdp.sites._common.tasklib import shown
 from webmdp.sites.housing import mdp
 from webmdp.sites.housing.state import HousingState
 from webmdp.sites.housing.vocab import CATALOG
-from webmdp.sites.housing.world import CARD_FIELDS, DETAIL_FIELDS, generate_world
+from webmdp.sites.housing.world import CARD_FIELDS, DETAIL_FIELDS, PIXEL_FIELDS, generate_world
 
 PID = ParamSpec("property_id", "entity")
 _a = declare_action
@@ -45,8 +45,10 @@ class HousingSite(ModularSite[HousingState]):
                       "message": "Is this home still available?"}
     surfaces = mdp.SURFACES
     actions = ACTIONS
+    pixel_fields = {"PropertyDetail": frozenset(PIXEL_FIELDS)}
     visibility = shown(CARD_FIELDS, DETAIL_FIELDS, SearchResults=CARD_FIELDS,
-                       PropertyDetail=CARD_FIELDS + DETAIL_FIELDS, SavedHomes=CARD_FIELDS,
+                       PropertyDetail=CARD_FIELDS + DETAIL_FIELDS + PIXEL_FIELDS,
+                       SavedHomes=CARD_FIELDS,
                        TourRequest=CARD_FIELDS)
 
     state_class = HousingState

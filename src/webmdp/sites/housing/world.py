@@ -5,12 +5,16 @@ from __future__ import annotations
 import random
 
 from webmdp.core.model import Entity, World, WorldSpec
+from webmdp.sites._common.visualtask import carried
 from webmdp.sites._common.worldgen import assemble
 from webmdp.sites.housing import vocab as V
 
 CARD_FIELDS = ("address", "city", "price", "beds", "baths", "sqft", "home_type", "listing_type")
 DETAIL_FIELDS = ("hoa_fee", "school_rating", "year_built", "lot_size", "parking", "heating",
                  "days_on_market", "pet_policy", "agent_name", "brokerage")
+PIXEL_FIELDS = ("facade_color", "value_history")
+"""Shown only as pixels on a property page (its front photo, its value-history bar chart);
+only the homes a dial template pins have them (:mod:`webmdp.sites.housing.dial`)."""
 AGENT_FIELDS = ("agent_name", "brokerage")
 """Detail fields shown only once the "Listed by" section is expanded (agent inspection)."""
 
@@ -69,6 +73,7 @@ def complete_property(p: Entity, rng: random.Random) -> Entity:
         "pets_ok": pets != "No pets",
         "popularity": p.get("popularity") or rng.randint(10, 990),
         "presaved": bool(p.get("presaved")),
+        **carried(p, PIXEL_FIELDS),
     }
     return out
 

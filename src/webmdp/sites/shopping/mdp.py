@@ -13,7 +13,7 @@ from webmdp.sites.shopping.available import available_actions
 from webmdp.sites.shopping.listing import CATALOG, visible_ids
 from webmdp.sites.shopping.state import CartLine
 from webmdp.sites.shopping.state import ShoppingState as S
-from webmdp.sites.shopping.world import CARD_FIELDS, DETAIL_FIELDS
+from webmdp.sites.shopping.world import CARD_FIELDS, DETAIL_FIELDS, PIXEL_FIELDS
 
 _LIST_SURFACES = ("Home", "SearchResults")
 LINE_FIELDS = ("title", "brand", "price", "image")
@@ -126,6 +126,7 @@ def observe(s: S, world: World) -> Observation:
                    min_rating=s.filter("rating") or "", prime_only=bool(s.filter("prime")))
     elif s.surface == "ProductDetail" and s.focus:
         fields = CARD_FIELDS + (DETAIL_FIELDS if s.reviews_open else _DETAIL_NO_REVIEWS)
+        fields += tuple(f for f in PIXEL_FIELDS if f in world.entities[s.focus])
         entities = views(world, (s.focus,), fields)
         ctx.update(color=s.color, size=s.size, reviews_open=s.reviews_open)
     elif s.surface in ("Cart", "Checkout"):

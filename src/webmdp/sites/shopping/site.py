@@ -10,7 +10,7 @@ from webmdp.sites.shopping import catalog as C
 from webmdp.sites.shopping import mdp
 from webmdp.sites.shopping.bound import shopping_bound
 from webmdp.sites.shopping.state import ShoppingState
-from webmdp.sites.shopping.world import CARD_FIELDS, DETAIL_FIELDS, generate_world
+from webmdp.sites.shopping.world import CARD_FIELDS, DETAIL_FIELDS, PIXEL_FIELDS, generate_world
 
 PID = ParamSpec("product_id", "entity")
 _a = declare_action
@@ -60,8 +60,11 @@ class ShoppingSite(ModularSite[ShoppingState]):
     example_params = {"query": "headphones", "min": 10.0, "max": 150.0, "quantity": 2}
     surfaces = mdp.SURFACES
     actions = ACTIONS
-    visibility = shown(CARD_FIELDS, DETAIL_FIELDS, Home=(), SearchResults=CARD_FIELDS,
-                       ProductDetail=CARD_FIELDS + DETAIL_FIELDS, Cart=mdp.LINE_FIELDS,
+    pixel_fields = {"ProductDetail": frozenset(PIXEL_FIELDS)}
+    visibility = shown(CARD_FIELDS, DETAIL_FIELDS, Home=(),
+                       SearchResults=CARD_FIELDS,
+                       ProductDetail=CARD_FIELDS + DETAIL_FIELDS + PIXEL_FIELDS,
+                       Cart=mdp.LINE_FIELDS,
                        Checkout=mdp.LINE_FIELDS, OrderConfirmation=mdp.LINE_FIELDS)
 
     state_class = ShoppingState

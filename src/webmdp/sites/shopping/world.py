@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 from webmdp.core.model import Entity, World, WorldSpec
+from webmdp.sites._common.visualtask import carried
 from webmdp.sites._common.worldgen import assemble
 from webmdp.sites.shopping import catalog as C
 
@@ -13,6 +14,9 @@ CARD_FIELDS = ("title", "brand", "price", "list_price", "rating", "review_count"
 DETAIL_FIELDS = ("seller", "shipping_cost", "material", "warranty_months", "model_number",
                  "weight", "dimensions", "colors", "sizes", "features", "return_policy",
                  "reviews")
+PIXEL_FIELDS = ("photo_color", "price_history")
+"""Shown only as pixels on a product page (its photo, its price-history chart); only the
+products a dial template pins have them (:mod:`webmdp.sites.shopping.dial`)."""
 _PALETTE = ("#e0e7ff", "#fde68a", "#bbf7d0", "#fecaca", "#bae6fd", "#ddd6fe", "#fbcfe8",
             "#d9f99d")
 
@@ -66,6 +70,7 @@ def complete_product(p: Entity, rng: random.Random) -> Entity:
         "return_policy": rng.choice(C.RETURN_POLICIES),
         "reviews": p.get("reviews") or make_reviews(rng, None, p.get("avoid_phrase")),
         "popularity": p.get("popularity") or rng.randint(10, 990),
+        **carried(p, PIXEL_FIELDS),
     }
     return out
 

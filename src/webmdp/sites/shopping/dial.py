@@ -1,0 +1,64 @@
+"""Shopping's dial-only templates: the product to add is told apart only by its photo's colour
+or its price-history chart (WebForge visual complexity L2 / L3; :mod:`..._common.visualtask`)."""
+
+from __future__ import annotations
+
+import random
+import sys
+
+from webmdp.core.model import Entity
+from webmdp.core.site import Site
+from webmdp.sites._common.templates import Params, collect
+from webmdp.sites._common.visualtask import VisualPick
+from webmdp.sites._common.worldgen import pin_group
+from webmdp.sites.shopping import catalog as C
+from webmdp.sites.shopping.templates import ProductTemplate, shelf, spec
+from webmdp.tasks.template import Draft, TaskTemplate
+
+
+class VisualProduct(VisualPick, ProductTemplate):
+    """A brand's products in one category, alike in every text field the page shows that
+    could hint (the same colour options); the photo and the chart tell them apart."""
+
+    card = ("brand", "category")
+    photo, chart, measure = "photo_color", "price_history", "drop"
+
+    def draft(self, site: Site, rng: random.Random, hard_negatives: int) -> Draft:
+        dept, cat, brand = shelf(rng)
+        target, negs, extra = self.looks(rng, hard_negatives)
+        base = {"department": dept, "category": cat, "brand": brand,
+                "colors": rng.sample(C.COLORS, 3)}
+        pinned = pin_group(rng, base, target, negs)
+        p = {"category": cat, "brand": brand, "query": f"{brand} {cat}".lower(), **extra}
+        return self.compose(p, spec(pinned, {"category": cat, "brand": brand}))
+
+    def fits(self, e: Entity, p: Params) -> bool:
+        return bool(e["category"] == p["category"] and e["brand"] == p["brand"]
+                    and super().fits(e, p))
+
+
+class PhotoColour(VisualProduct):
+    name = "visual_photo_colour"
+    description = "Add the product whose photo shows the asked colour (only in the photo)"
+    chart, detail = "", ("photo_color",)
+    sentence = ("Among the {brand} {cat}, add the one whose product photo shows {a_colour} item "
+                "to your cart.")
+
+
+class PriceDrop(VisualProduct):
+    name = "visual_price_drop"
+    description = "Add the product whose price-history chart fell the most (only in the chart)"
+    photo, detail = "", ("price_history",)
+    sentence = ("Among the {brand} {cat}, add the one whose price fell the most over the six "
+                "months of its price-history chart to your cart.")
+
+
+class PhotoAndPriceDrop(VisualProduct):
+    name = "visual_photo_price_drop"
+    description = "Correlate a photo and a chart: the asked colour whose price fell the most"
+    detail = ("photo_color", "price_history")
+    sentence = ("Among the {brand} {cat} whose product photo shows {a_colour} item, add the one "
+                "whose price fell the most in its price-history chart to your cart.")
+
+
+DIAL_TEMPLATES: dict[str, TaskTemplate] = collect(sys.modules[__name__])
