@@ -123,3 +123,26 @@ def test_pixel_agent_solves_and_text_agent_only_guesses(site: str, server, host)
                     assert read and read == {f: world.entities[eid][f] for f in read}
             else:  # the accessibility tree holds none of it: a pick at random
                 assert all(not r for r in agent.readings.values()), agent.readings
+
+
+@pytest.mark.parametrize("site", SITES)
+def test_semantic_mode_gives_no_pixel_value_as_text_but_counts_it_seen(site: str) -> None:
+    from webmdp.env.semantic import PIXELS, SemanticEnv
+
+    s = get_site(site)
+    for task in list(visual_tasks(site, per_template=1)):
+        env = SemanticEnv(task)
+        obs, _ = env.reset(seed=0)
+        texts = [obs["text"]]
+        for a in task.oracle_actions():
+            obs, *_ = env.step(a)
+            texts.append(obs["text"])
+        hidden = set().union(*s.pixel_fields.values())
+        assert any(PIXELS in t for t in texts), task.id
+        world = World.from_dict(task.world)
+        for ent in world.entities.values():
+            for f in hidden & set(ent):
+                value = str(ent[f])
+                assert not any(f"{f}={value}" in t for t in texts), (task.id, f)
+        seen = {(e, f) for st in env.trace.steps for t in st.transitions for e, f in t.revealed}
+        assert any(f in hidden for _, f in seen), task.id  # coverage still counts the pixels

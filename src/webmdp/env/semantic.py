@@ -6,7 +6,8 @@ import dataclasses
 import time
 from typing import Any
 
-from webmdp.core.model import World
+from webmdp.core.model import EntityView, Observation, World
+from webmdp.core.site import Site
 from webmdp.core.spec import Action
 from webmdp.env.episode import DEFAULT_STEP_BUDGET, INVALID_KIND, Episode
 from webmdp.sites import get_site
@@ -54,7 +55,7 @@ class SemanticEnv:
 
     def _obs(self) -> dict[str, Any]:
         assert self.tracker is not None
-        obs = self.site.observe(self.tracker.state, self.world)
+        obs = _without_pixels(self.site, self.site.observe(self.tracker.state, self.world))
         if self.tracker.code is not None:  # what the latest commit showed, as pages show it
             obs = dataclasses.replace(obs, context={**obs.context,
                                                     "confirmation code": self.tracker.code})
@@ -133,3 +134,18 @@ class SemanticEnv:
 
     def close(self) -> None:
         """Nothing to release; present for the gymnasium shape."""
+
+
+PIXELS = "[shown only in an image]"
+
+
+def _without_pixels(site: Site, obs: Observation) -> Observation:
+    """What an agent may read: a field the surface shows only in pixels (``pixel_fields``: a
+    chart, a photo) is not given as text, as the page gives it to no text agent either. The
+    tracker still counts it as revealed, so coverage stays exact."""
+    hidden = site.pixel_fields.get(obs.surface)
+    if not hidden:
+        return obs
+    entities = tuple(EntityView(e.id, {k: PIXELS if k in hidden else v
+                                       for k, v in e.fields.items()}) for e in obs.entities)
+    return dataclasses.replace(obs, entities=entities)
