@@ -27,10 +27,12 @@ test: setup
 	$(BIN)/python -m pytest -q -p no:cacheprovider
 
 comma := ,
-# `make test-slow SITES=mail,food` runs the slow suite's parts for those sites only.
+# `make test-slow SITES=mail,food` runs the slow suite's parts for those sites only; it ends
+# with every oracle of those sites replayed under real-web noise (`validate --noise real`).
 test-slow: setup
 	$(BIN)/python -m pytest -q -p no:cacheprovider -m slow \
 	  $(if $(filter-out all,$(SITES)),-k "$(subst $(comma), or ,$(SITES))")
+	$(BIN)/webmdp validate --site $(SITES) --noise real --workers 2
 
 # `make test-train` installs the extra webmdp[steprm-vlm] (torch, transformers, peft: large) and
 # fine-tunes a tiny, randomly initialised VLM StepRM end to end on CPU (tests/train, marker

@@ -12,9 +12,10 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-TRACE_VERSION = 2
+TRACE_VERSION = 3
 """2: model agents' annotations (thought, intent, model calls, plan, search tree, restores)
-and the stop-rule terminations. Version-1 files read unchanged (every new field has a default)."""
+and the stop-rule terminations. 3: real-web noise (``EpisodeTrace.noise``, ``GUIStep.noise``).
+Version-1 and -2 files read unchanged (every new field has a default)."""
 
 Mode = Literal["semantic", "browser"]
 Termination = Literal["finished", "budget", "infra_error", "agent_error", "unparseable",
@@ -84,6 +85,9 @@ class GUIStep(BaseModel):
     transitions: list[SemanticTransition] = Field(default_factory=list)
     error: str | None = Field(None, description="invalid step: why the action was rejected")
     notes: StepNotes | None = Field(None, description="model agents: thought, intent, calls")
+    noise: str | None = Field(
+        None, description="real-web noise this step's input landed on or dismissed (e.g. "
+        "'cookie-banner'); such a step never causes a transition")
 
 
 class PlanRecord(BaseModel):
@@ -154,6 +158,8 @@ class EpisodeTrace(BaseModel):
     duration_s: float = 0.0
     restores: list[Restore] = Field(default_factory=list)
     agent_log: AgentLog | None = None
+    noise: str | None = Field(None, description="the real-web noise level (browser mode; "
+                              "null: none)")
 
     def transitions(self) -> list[SemanticTransition]:
         """The semantic trace, valid and rejected transitions in order."""

@@ -12,7 +12,7 @@ from collections import deque
 from typing import Any
 
 from webmdp.agents.base import AgentOutput, SemanticView
-from webmdp.agents.driver import needs_replan, plan_gui
+from webmdp.agents.driver import needs_replan, noise_blocker, plan_gui
 from webmdp.core.spec import Action, SkillCategory
 from webmdp.env.actions import GUIAction, finish
 from webmdp.env.semantic import FINISH
@@ -34,6 +34,7 @@ class PlanningAgent:
         self.mode: Mode = "semantic"
         self._gui: deque[GUIAction] = deque()
         self._pending: Action | None = None
+        self._current: Action | None = None  # the action the queued GUI steps carry out
         self._stuck = 0
 
     def reset(self, task: Task, mode: Mode) -> None:
@@ -63,13 +64,18 @@ class PlanningAgent:
         return self._act_gui(view, obs)
 
     def _act_gui(self, view: SemanticView, obs: dict[str, Any]) -> AgentOutput:
+        nodes = obs.get("nodes", [])
         if self._gui:
-            return AgentOutput(self._gui.popleft())
+            blocker = noise_blocker(self._gui[0], nodes)
+            if blocker is None:
+                return AgentOutput(self._gui.popleft())
+            self._gui.clear()  # real-web noise in the way: close it, then plan the action anew
+            self._pending = self._current
+            return AgentOutput(blocker)
         action = self._pending or self.choose(view)
         self._pending = None
         if action is None:
             return AgentOutput(finish(code_on_screen(obs)))
-        nodes = obs.get("nodes", [])
         steps = plan_gui(action, nodes)
         if steps is None:
             self._stuck += 1
@@ -78,6 +84,11 @@ class PlanningAgent:
             self._pending = action
             return AgentOutput(GUIAction(kind="wait", seconds=0.1))
         self._stuck = 0
+        blocker = noise_blocker(steps[0], nodes)
+        if blocker is not None:
+            self._pending = action
+            return AgentOutput(blocker)
+        self._current = action
         if needs_replan(steps, action, nodes):
             self._pending = action
         self._gui.extend(steps[1:])

@@ -1,5 +1,6 @@
 """Turns a semantic action into the GUI actions a user would perform on the rendered page:
-locate the bound element, scroll it into view, click it or type into it at its coordinates."""
+locate the bound element, scroll it into view, click it or type into it at its coordinates;
+first close real-web noise (:mod:`webmdp.env.noise`) that is in the way."""
 
 from __future__ import annotations
 
@@ -80,3 +81,26 @@ def needs_replan(steps: list[GUIAction], action: Action, nodes: list[dict[str, A
         return True
     return any(n.get("menu") and action.name in n["menu"] and not n.get("expanded")
                and (n["x"], n["y"]) == (steps[0].x, steps[0].y) for n in nodes)
+
+
+_POINTER = ("click", "double_click", "right_click", "triple_click", "drag", "move")
+
+
+def noise_blocker(step: GUIAction, nodes: list[dict[str, Any]]) -> GUIAction | None:
+    """A click on the close button of the noise element in the way of ``step``, or None.
+
+    A modal blocks every step; a banner or slide-in blocks a pointer step whose point it
+    covers. Noise that covers nothing the agent needs is left alone, as a user would."""
+    for root in sorted((n for n in nodes if n.get("noise") and "modal" in n), key=lambda n:
+                       not n["modal"]):
+        if root["modal"] or (step.kind in _POINTER and step.x is not None
+                             and step.y is not None and _covers(root, step.x, step.y)):
+            close = next((n for n in nodes if n.get("noise") == root["noise"]
+                          and n.get("dismisses") and n.get("id") is not None), None)
+            if close is not None:
+                return click(close["x"], close["y"])
+    return None
+
+
+def _covers(node: dict[str, Any], x: float, y: float) -> bool:
+    return (abs(x - node["x"]) <= node["w"] / 2 + 1) and (abs(y - node["y"]) <= node["h"] / 2 + 1)

@@ -35,6 +35,17 @@ def in_range(option: str, value: int, low: int, high: int | None = None) -> None
         raise fail(f"{option} must be {bound}, got {value}")
 
 
+def check_noise(level: str, mode: str = "browser") -> None:
+    """``--noise``: a known level (:data:`webmdp.env.noise.NOISE_LEVELS`), and noise only in
+    browser mode (it lives in the page); else a one-line :class:`ConfigError`."""
+    from webmdp.env.noise import check_level
+
+    check_level(level)
+    if level != "none" and mode != "browser":
+        raise ConfigError(f"--noise {level} needs --mode browser: noise lives in the browser "
+                          "page, the semantic MDP has none")
+
+
 @contextmanager
 def user_errors() -> Iterator[None]:
     """Turn webmdp errors into a one-line message and exit code 2."""

@@ -11,7 +11,7 @@ import typer
 from rich.markup import escape
 
 from webmdp.agents.registry import MODEL_AGENTS, agent_names
-from webmdp.cli.common import console, fail, in_range, select_tasks, user_errors
+from webmdp.cli.common import check_noise, console, fail, in_range, select_tasks, user_errors
 from webmdp.errors import ConfigError, unknown_choice
 from webmdp.runner import manifest as mf
 from webmdp.runner.spec import AgentSpec, RunSettings
@@ -60,6 +60,11 @@ def run(
     screenshots: bool = typer.Option(False, help="Save a screenshot per browser step."),
     observation: str = typer.Option("both", help="Browser observation: screenshot, axtree or "
                                                   "both."),
+    noise: str = typer.Option("none", "--noise", help="Real-web noise in browser mode, seeded "
+                              "per episode: none; light (a cookie banner and 20-120 ms latency "
+                              "per action); real (light, plus a pop-up that blocks the page, a "
+                              "newsletter slide-in and a slow image); real-time (real, on the "
+                              "page's clock). It never changes the MDP."),
     resume_dir: Path | None = typer.Option(None, "--resume", help="Continue the run in DIR with "
                                            "its stored configuration and tasks: finished "
                                            "episodes are skipped, unfinished or infrastructure-"
@@ -208,6 +213,7 @@ def run(
             step_budget = step_budget if "step_budget" in given else ident["step_budget"]
             observation = observation if "observation" in given else ident["observation"]
             screenshots = screenshots if "screenshots" in given else ident["screenshots"]
+            noise = noise if "noise" in given else ident.get("noise", "none")
             if "seeds" not in given:
                 seeds = ",".join(str(s) for s in sorted({a["seed"] for a in ident["agents"]}))
         for name in agent:
@@ -220,6 +226,7 @@ def run(
                 raise unknown_choice("agent", name, agent_names())
         _choice("mode", mode, MODES)
         _choice("observation", observation, OBSERVATIONS)
+        check_noise(noise, mode)
         _choice("backend", backend, BACKENDS)
         _choice("server mode", server, SERVERS)
         if workers == 0 and backend == "ray":
@@ -239,7 +246,7 @@ def run(
         per_worker = slots or _default_slots(agents, workers)
         settings = RunSettings(
             step_budget=step_budget, observation=observation, screenshots=screenshots,
-            workers=max(workers, 1), slots=per_worker if workers else 1,
+            noise=noise, workers=max(workers, 1), slots=per_worker if workers else 1,
             backend="inline" if workers == 0 else backend,  # type: ignore[arg-type]
             server=server, retries=retries,  # type: ignore[arg-type]
             episode_timeout_s=episode_timeout, step_timeout_s=step_timeout,

@@ -6,7 +6,15 @@ import time
 
 import typer
 
-from webmdp.cli.common import console, fail, in_range, progress, select_tasks, user_errors
+from webmdp.cli.common import (
+    check_noise,
+    console,
+    fail,
+    in_range,
+    progress,
+    select_tasks,
+    user_errors,
+)
 
 
 def validate(
@@ -18,6 +26,10 @@ def validate(
     workers: int = typer.Option(1, "--workers", "-w", help="Worker processes (at least 1), "
                                 "each with its own server and Chromium (chunks of 12 "
                                 "oracles)."),
+    noise: str = typer.Option("none", "--noise", help="Replay under real-web noise (none, "
+                              "light, real, real-time; see `webmdp run --help`): the oracle "
+                              "closes what is in its way, and the semantic trace must still "
+                              "equal the MDP replay."),
 ) -> None:
     """Replay every oracle in Chromium (WebSTEP E.1 levels 1-3): the GUI must produce the same
     semantic trace as the MDP replay and pass the verifier."""
@@ -29,11 +41,13 @@ def validate(
     in_range("--workers", workers, 1)
     t0 = time.perf_counter()
     with user_errors():
+        check_noise(noise)
         names = site_names() if site == "all" else [s.strip() for s in site.split(",")]
         tasks = [t for name in names for t in select_tasks(name, limit=limit, spread=True)]
         with progress() as bar:
             job = bar.add_task(f"validate {site}", total=len(tasks))
-            reports = validate_sites(tasks, workers, on_tasks=lambda n: bar.advance(job, n))
+            reports = validate_sites(tasks, workers, on_tasks=lambda n: bar.advance(job, n),
+                                     noise=noise)
     wall = time.perf_counter() - t0
     for rep in reports:
         if len(reports) > 1:

@@ -14,7 +14,9 @@ def render_axtree(nodes: list[dict[str, Any]]) -> str:
     for n in nodes:
         if not n.get("in_viewport", True):
             continue
-        if n.get("id") is not None:
+        if n.get("noise") and "modal" in n:  # a noise element's own box (webmdp.env.noise)
+            lines.append(f'  {n["role"]} "{n["name"]}"')
+        elif n.get("id") is not None:
             value = f' value="{n["value"]}"' if n.get("value") else ""
             lines.append(f'[{n["id"]}] {n["role"]} "{n["name"]}"{value}')
         else:

@@ -17,6 +17,8 @@ from webmdp.env.axtree import SCRIPT as AXTREE_JS
 from webmdp.env.axtree import render_axtree
 from webmdp.env.chromium import VIEWPORT, BrowserHost, brief
 from webmdp.env.episode import DEFAULT_STEP_BUDGET, INVALID_KIND, Episode
+from webmdp.env.noise import IMAGE_PATH, NoiseRuntime, check_level, schedule
+from webmdp.env.noise import SCRIPT as NOISE_JS
 from webmdp.errors import AgentFault, BrowserError, ConfigError, InfrastructureError
 from webmdp.server.runner import ServerHandle
 from webmdp.tasks.codes import Coder
@@ -53,8 +55,11 @@ _SCROLL_SETTLED = """() => new Promise(resolve => {
 # ``walk``, drop the last observation's element ids (they must not linger on elements this one
 # leaves out) and walk. The nodes come back as one JSON string, which crosses to Python several
 # times faster than Playwright's value-by-value serialisation of the same list. ``null`` when
-# the page has not settled by the deadline.
-_SETTLE_OBSERVE = f"""async ([mode, timeoutMs, walk]) => {{
+# the page has not settled by the deadline. With ``noise`` (webmdp.env.noise), the noise due is
+# shown first and the page's noise report comes back beside the nodes.
+_SETTLE_OBSERVE = f"""async ([mode, timeoutMs, walk, noise]) => {{
+  const n = noise && window.__webmdpNoise;
+  if (n) n.sync(noise);  // first: a field the modal blurs may dispatch, waited for below
   const rendered = () => !!window.__webmdp && window.__webmdp.pending === 0;
   const ready = {{
     render: rendered,
@@ -66,11 +71,12 @@ _SETTLE_OBSERVE = f"""async ([mode, timeoutMs, walk]) => {{
     if (performance.now() > deadline) return null;
     await new Promise(requestAnimationFrame);
   }}
-  if (!walk) return "";
+  if (!walk) return noise ? JSON.stringify({{nodes: [], noise: n ? n.report() : null}}) : "";
   for (const el of document.querySelectorAll("[data-webmdp-eid]"))
     el.removeAttribute("data-webmdp-eid");
-  return JSON.stringify(({AXTREE_JS.strip()}
-  )());
+  const nodes = ({AXTREE_JS.strip()}
+  )();
+  return JSON.stringify(noise ? {{nodes, noise: n ? n.report() : null}} : nodes);
 }}"""
 # Playwright's page.screenshot() hides the text caret while it captures (a blinking caret
 # would make screenshots differ run to run); the env's own capture keeps it hidden instead.
@@ -93,6 +99,9 @@ class BrowserConfig:
     headless: bool = True
     action_timeout_s: float = 10.0
     screenshot_dir: Path | None = None
+    noise: str = "none"
+    """Real-web noise (:mod:`webmdp.env.noise`): none, light, real or real-time; seeded by
+    the task's seed."""
 
 
 class BrowserEnv:
@@ -103,6 +112,8 @@ class BrowserEnv:
     transitions it caused; an action the page cannot take (an element id not on the page, an
     option the ``<select>`` lacks, an unknown key) is an invalid step. Owns a server and a
     browser unless given shared ones. :meth:`snapshot` / :meth:`restore` backtrack the session.
+    ``config.noise`` adds real-web noise to the page (:mod:`webmdp.env.noise`); a step whose
+    input landed on it is recorded with ``GUIStep.noise``.
     """
 
     mode = "browser"
@@ -127,12 +138,18 @@ class BrowserEnv:
         self._pointer = (0.0, 0.0)
         self._snapshots: set[str] = set()
         self.close_error: str | None = None
+        check_level(self.config.noise)
+        self.noise: NoiseRuntime | None = None
+        self._noise_hit: str | None = None  # the noise the last observed step's input hit
 
     # -- gymnasium API -------------------------------------------------------------------------
     def reset(self, *, seed: int | None = None, options: dict | None = None):
         self._close_context()
         self.episode = Episode(self.task, agent=self.agent, mode="browser",
                                step_budget=self.config.step_budget)
+        plan = schedule(self.config.noise, self.task.seed)
+        self.noise = NoiseRuntime(plan) if plan.active else None
+        self.episode.trace.noise = plan.level if plan.active else None
         created = self.server.control("POST", "/control/sessions",
                                       json={"site": self.task.site, "world": self.task.world,
                                             "codes": Coder.of(self.task).to_json()})
@@ -148,6 +165,8 @@ class BrowserEnv:
             self.context.route("**/*", self._only_our_server)
             if self._screenshots():
                 self.context.add_init_script(_HIDE_CARET)
+            if self.noise is not None:
+                self.context.add_init_script(NOISE_JS)
             self.page = self.context.new_page()
             self._cdp = self.context.new_cdp_session(self.page) if self._screenshots() else None
             self.page.goto(self.server.url + created["url"], wait_until="load")
@@ -177,7 +196,8 @@ class BrowserEnv:
                 self._perform(act)
             except AgentFault as exc:  # the agent's mistake: an invalid step, the page as it is
                 fault = str(exc)
-            obs = self._observe("popstate" if act.kind in ("go_back", "go_forward") else "render")
+            obs = self._observe("popstate" if act.kind in ("go_back", "go_forward") else "render",
+                                steps_taken=episode.n_steps + 1)
         except InfrastructureError:
             raise
         except Exception as exc:
@@ -187,7 +207,7 @@ class BrowserEnv:
         shot = self._save_screenshot(obs)
         step = episode.record(act.to_dict(), transitions, raw_output=raw_output, url=obs["url"],
                               agent_s=agent_s, env_s=time.perf_counter() - t0,
-                              screenshot=shot, error=fault, notes=notes)
+                              screenshot=shot, error=fault, notes=notes, noise=self._noise_hit)
         return self._after_step(obs, step.error)
 
     def record_invalid(self, error: str, *, raw_output: str | None = None, agent_s: float = 0.0,
@@ -218,7 +238,7 @@ class BrowserEnv:
                                    json={"snapshot_id": snapshot_id})
         try:
             self.page.goto(self.server.url + data["url"], wait_until="load")
-            obs = self._observe()
+            obs = self._observe(steps_taken=episode.n_steps)
         except Exception as exc:
             raise BrowserError(f"restore failed: {brief(exc)}", task_id=self.task.id,
                                step=episode.n_steps) from exc
@@ -396,22 +416,35 @@ class BrowserEnv:
         return obs, reward, False, truncated, self._info(error)
 
     def _only_our_server(self, route: Any) -> None:
-        if route.request.url.startswith(self.server.url + "/"):
-            route.continue_()
-        else:
+        request = route.request
+        if not request.url.startswith(self.server.url + "/"):
             route.abort("blockedbyclient")
+            return
+        if self.noise is not None:
+            path = request.url[len(self.server.url):]
+            if path == IMAGE_PATH:  # the slow image never reaches the server
+                self.noise.hold_image(route)
+                return
+            if self.noise.is_dispatch(request.method, path):
+                self.noise.delay_dispatch()
+        route.continue_()
 
-    def _settle(self, mode: str = "render", *, walk: bool = False) -> list[dict[str, Any]]:
+    def _settle(self, mode: str = "render", *, walk: bool = False,
+                steps_taken: int = 0) -> list[dict[str, Any]]:
         """Wait for the page's own signal that every dispatch has rendered (no fixed sleeps);
         with ``walk``, observe in the same round trip and return the nodes. A page off the
         site (Back past the first page) has nothing to wait for; a document replaced while
         waiting (a navigation) is waited for and the wait begins again."""
         timeout_ms = self.config.action_timeout_s * 1000
+        noise = None
+        if self.noise is not None:
+            self.noise.release_due()
+            noise = self.noise.sync_arg(steps_taken)
         for _ in range(3):
             on_site = self.page.url.startswith(self.server.url + "/")
             try:
                 raw = self.page.evaluate(_SETTLE_OBSERVE,
-                                         [mode if on_site else "now", timeout_ms, walk])
+                                         [mode if on_site else "now", timeout_ms, walk, noise])
             except Exception as exc:
                 if "context was destroyed" not in str(exc) and "navigat" not in str(exc):
                     raise
@@ -420,13 +453,18 @@ class BrowserEnv:
             if raw is None:
                 raise TimeoutError(f"Timeout {timeout_ms:.0f}ms exceeded waiting for the page "
                                    "to render")
-            return json.loads(raw) if walk else []
+            if self.noise is None:
+                return json.loads(raw) if walk else []
+            data = json.loads(raw)
+            self._noise_hit = self.noise.read_report(data["noise"])
+            return data["nodes"]
         raise BrowserError("page never settled")
 
-    def _observe(self, mode: str = "render") -> dict[str, Any]:
+    def _observe(self, mode: str = "render", *, steps_taken: int = 0) -> dict[str, Any]:
         """Settle, then the observation: the nodes always, the axtree text and the screenshot
-        when the configured observation has them."""
-        self._nodes = self._settle(mode, walk=True)
+        when the configured observation has them. ``steps_taken`` (agent steps so far, the
+        one being observed included) is the clock step-anchored noise is due on."""
+        self._nodes = self._settle(mode, walk=True, steps_taken=steps_taken)
         obs: dict[str, Any] = {"url": self.page.url, "instruction": self.task.instruction,
                                "nodes": self._nodes}
         if self.config.observation in ("axtree", "both"):
@@ -474,6 +512,8 @@ class BrowserEnv:
     def _close_context(self) -> None:
         if self.context is not None:
             try:
+                if self.noise is not None:
+                    self.noise.release_due(all_now=True)
                 self.context.close()
             except Exception as exc:
                 self.close_error = str(exc)

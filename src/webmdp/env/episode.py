@@ -51,13 +51,14 @@ class Episode:
     def record(self, action: dict[str, Any], transitions: list[SemanticTransition], *,
                raw_output: str | None = None, url: str | None = None, agent_s: float = 0.0,
                env_s: float = 0.0, screenshot: str | None = None, error: str | None = None,
-               notes: StepNotes | None = None) -> GUIStep:
-        """Append a step; ``error`` (else the first rejected transition's) marks it invalid."""
+               notes: StepNotes | None = None, noise: str | None = None) -> GUIStep:
+        """Append a step; ``error`` (else the first rejected transition's) marks it invalid;
+        ``noise`` names the real-web noise the step's input landed on."""
         errors = [t.error for t in transitions if t.error]
         step = GUIStep(index=self.n_steps, raw_output=raw_output, action=action, url=url,
                        agent_s=agent_s, env_s=env_s, transitions=transitions,
                        screenshot=screenshot, error=error or (errors[0] if errors else None),
-                       notes=notes)
+                       notes=notes, noise=noise)
         self.trace.steps.append(step)
         return step
 

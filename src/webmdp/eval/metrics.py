@@ -106,7 +106,9 @@ class EpisodeMetrics(BaseModel):
     coverage_trajectory: list[float] = Field(description="COV_t after each valid transition")
     coverage_at_commit: float
     coverage_final: float
-    gui_steps: int
+    gui_steps: int = Field(description="GUI steps on the site: noise steps left out")
+    noise_steps: int = Field(0, description="steps whose input only met real-web noise "
+                             "(GUIStep.noise: closing a banner, a click the pop-up caught)")
     semantic_steps: int = Field(description="valid transitions that changed the state")
     gui_semantic_ratio: float
     invalid_steps: int
@@ -209,6 +211,9 @@ def episode_metrics(trace: EpisodeTrace, task: Task) -> EpisodeMetrics:
       is satisfied at the end of the episode.
     * coverage (C.4, eq. 2): ``COV_t`` counts constraints whose (entity, field) was revealed at
       reset or by valid transitions ``0..t``; reported at the commit step (final if no commit).
+    * noise steps (ours): GUI steps whose input met only real-web noise (``GUIStep.noise``)
+      are counted apart and left out of ``gui_steps`` and the GUI/semantic ratio; they cause
+      no transition, so exploration, coverage and skills never see them.
     """
     site = site_data(task)
     valid = valid_transitions(trace)
@@ -235,6 +240,8 @@ def episode_metrics(trace: EpisodeTrace, task: Task) -> EpisodeMetrics:
     invalid = sum(
         s.error is not None or any(t.error is not None for t in s.transitions) for s in trace.steps
     )
+    noise = sum(s.noise is not None and not s.transitions for s in trace.steps)
+    gui = len(trace.steps) - noise
     oracle_cats = oracle_categories(task, site)
     agent_cats = list(dict.fromkeys(c for t in valid if (c := category_of(t, site))))
     cx = task.complexity
@@ -247,8 +254,8 @@ def episode_metrics(trace: EpisodeTrace, task: Task) -> EpisodeMetrics:
         execution_success=trace.success if explored else None,
         constraint_count=len(constraints), coverage_trajectory=traj,
         coverage_at_commit=at_commit, coverage_final=final,
-        gui_steps=len(trace.steps), semantic_steps=semantic,
-        gui_semantic_ratio=len(trace.steps) / max(semantic, 1), invalid_steps=invalid,
+        gui_steps=gui, noise_steps=noise, semantic_steps=semantic,
+        gui_semantic_ratio=gui / max(semantic, 1), invalid_steps=invalid,
         hard_negative_count=cx.hard_negative_count, oracle_length=cx.oracle_length,
         access_level=cx.access_level, oracle_skills=oracle_cats, agent_skills=agent_cats,
         skills_invoked={k: k in agent_cats for k in oracle_cats},

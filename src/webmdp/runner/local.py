@@ -29,6 +29,8 @@ class RunConfig:
     model: Any = None
     """A ``ModelAgentConfig`` for the model agents (step / plan / tree)."""
     retries: int = 0
+    noise: str = "none"
+    """Real-web noise in browser mode (:mod:`webmdp.env.noise`)."""
 
     def label(self) -> str:
         """The agent name traces record (model agents: paradigm, model, grammar)."""
@@ -48,7 +50,7 @@ def run_tasks(tasks: list[Task], out: Path, config: RunConfig,
     agent = AgentSpec(config.agent, seed=config.seed, model=config.model,
                       label_as=config.label())
     settings = RunSettings(step_budget=config.step_budget, observation=config.observation,
-                           screenshots=config.screenshots, backend="inline",
+                           screenshots=config.screenshots, noise=config.noise, backend="inline",
                            retries=config.retries)
     plan = RunPlan(Path(out), tasks, [agent], config.mode, settings,
                    rerun=not config.resume, manifest=False)

@@ -71,12 +71,14 @@ class EpisodeSpec:
 
 @dataclass(frozen=True)
 class RunSettings:
-    """How episodes are run. ``step_budget``, ``observation`` and ``screenshots`` shape the
-    traces (part of the run's identity); the rest only shape how the run goes."""
+    """How episodes are run. ``step_budget``, ``observation``, ``screenshots`` and ``noise``
+    shape the traces (part of the run's identity); the rest only shape how the run goes."""
 
     step_budget: int = 50
     observation: str = "both"
     screenshots: bool = False
+    noise: str = "none"
+    """Real-web noise in browser mode (:mod:`webmdp.env.noise`), seeded per episode."""
     workers: int = 1
     slots: int = 1
     """Episodes a worker runs at once (threads; model agents overlap their model waits)."""
@@ -92,5 +94,9 @@ class RunSettings:
     extra: dict[str, Any] = field(default_factory=dict)
 
     def identity(self) -> dict[str, Any]:
-        return {"step_budget": self.step_budget, "observation": self.observation,
-                "screenshots": self.screenshots}
+        ident: dict[str, Any] = {"step_budget": self.step_budget,
+                                 "observation": self.observation,
+                                 "screenshots": self.screenshots}
+        if self.noise != "none":  # absent when off, so runs made before noise still resume
+            ident["noise"] = self.noise
+        return ident

@@ -7,6 +7,10 @@
 3. GUI trajectory replay: every oracle, executed by clicking and typing in Chromium, yields the
    same semantic trace as the MDP replay (action, parameters, resulting state), every action
    changes the state, and the final state passes the verifier.
+
+With real-web noise (``noise``, :mod:`webmdp.env.noise`) the oracle closes the noise in its way
+and levels 2 and 3 must hold all the same; an element covered by noise is not a level-2 problem
+(the noise is not the site's).
 """
 
 from __future__ import annotations
@@ -41,6 +45,7 @@ _OCCLUSION_JS = """() => {
     const off = cy < 0 || cy > innerHeight - 1 || cx < 0 || cx > innerWidth - 1;
     if (r.width === 0 || r.height === 0 || off) continue;  // off screen: an agent scrolls first
     const hit = document.elementFromPoint(cx, cy);
+    if (hit && hit.closest('[data-webmdp-noise]')) continue;  // env noise, not the site's
     const menu = hit && hit.closest('details[open]');
     if (menu && !menu.contains(el)) continue;  // an open dropdown covers it, as it should
     const bound = hit && hit.closest('[data-action]');
@@ -96,9 +101,10 @@ class _CheckingOracle(OracleAgent):
 
 def validate_site(site_name: str, tasks: list[Task],
                   on_task: Callable[[Task], None] | None = None, *,
-                  conformance: bool = True) -> ValidationReport:
+                  conformance: bool = True, noise: str = "none") -> ValidationReport:
     """Levels 1-3 for ``tasks`` of one site, in this process (one server, one Chromium);
-    ``conformance=False`` leaves out the site-wide checker (a chunk of a parallel run)."""
+    ``conformance=False`` leaves out the site-wide checker (a chunk of a parallel run);
+    ``noise`` replays under real-web noise."""
     site = get_site(site_name)
     rep = ValidationReport(site_name, tasks=len(tasks))
     rep.level1 = check_site(site).problems if conformance else []
@@ -109,7 +115,7 @@ def validate_site(site_name: str, tasks: list[Task],
             if not expected.success:
                 rep.level1.append(f"{task.id}: MDP oracle replay fails the verifier")
             env = BrowserEnv(task, agent="oracle", server=server, host=host,
-                             config=BrowserConfig(observation="axtree"))
+                             config=BrowserConfig(observation="axtree", noise=noise))
             try:
                 got = run_episode(env, _CheckingOracle(env, rep))
             except InfrastructureError as exc:
@@ -143,16 +149,17 @@ CHUNK = 12
 enough that a worker's server and Chromium start-up is amortised."""
 
 
-def _validate_chunk(site_name: str, tasks: list[Task]) -> ValidationReport:
-    return validate_site(site_name, tasks, conformance=False)
+def _validate_chunk(site_name: str, tasks: list[Task], noise: str = "none") -> ValidationReport:
+    return validate_site(site_name, tasks, conformance=False, noise=noise)
 
 
 def validate_sites(tasks: Sequence[Task], workers: int,
-                   on_tasks: Callable[[int], None] | None = None) -> list[ValidationReport]:
+                   on_tasks: Callable[[int], None] | None = None, *,
+                   noise: str = "none") -> list[ValidationReport]:
     """Levels 1-3 for ``tasks`` (any sites), one report per site in name order. With
     ``workers > 1`` chunks of :data:`CHUNK` tasks run in that many worker processes, each
     with its own server and Chromium; the conformance checker runs once per site here.
-    ``on_tasks(n)`` reports progress."""
+    ``on_tasks(n)`` reports progress; ``noise`` replays under real-web noise."""
     by_site: dict[str, list[Task]] = {}
     for t in tasks:
         by_site.setdefault(t.site, []).append(t)
@@ -160,7 +167,7 @@ def validate_sites(tasks: Sequence[Task], workers: int,
     if workers <= 1:
         for name, ts in by_site.items():
             reports[name] = validate_site(name, ts, on_task=(
-                lambda _t: on_tasks(1)) if on_tasks else None)
+                lambda _t: on_tasks(1)) if on_tasks else None, noise=noise)
         return list(reports.values())
     for name in reports:
         reports[name].level1 = check_site(get_site(name)).problems
@@ -169,7 +176,8 @@ def validate_sites(tasks: Sequence[Task], workers: int,
     ctx = multiprocessing.get_context("spawn")  # no inherited Playwright or server threads
     with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
         pending: dict[Future[ValidationReport], tuple[str, list[Task]]] = {
-            pool.submit(_validate_chunk, name, chunk): (name, chunk) for name, chunk in chunks}
+            pool.submit(_validate_chunk, name, chunk, noise): (name, chunk)
+            for name, chunk in chunks}
         while pending:
             done, _ = wait(pending, return_when=FIRST_COMPLETED)
             for fut in done:

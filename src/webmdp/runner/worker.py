@@ -224,7 +224,7 @@ def _run(ctx: WorkerContext, spec: EpisodeSpec, task: Task, label: str, slot: Sl
                            beat)
     shots = ctx.store.episode_dir(label, "browser") / "shots" if s.screenshots else None
     cfg = BrowserConfig(step_budget=s.step_budget, screenshot_dir=shots,
-                        observation=s.observation)  # type: ignore[arg-type]
+                        observation=s.observation, noise=s.noise)  # type: ignore[arg-type]
     try:
         env = BrowserEnv(task, agent=label, server=ctx.server(), host=ctx.host(slot),
                          config=cfg)
