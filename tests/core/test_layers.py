@@ -25,7 +25,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("agents",),
     ("gym", "testing"),
     ("runner",),
-    ("synth",),
+    ("synth", "forge"),
     ("eval",),
     ("viewer",),
     ("cli",),

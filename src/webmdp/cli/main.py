@@ -9,6 +9,7 @@ import typer
 from webmdp.cli import (
     agents_cmd,
     demo_cmd,
+    forge_cmd,
     import_cmd,
     report_cmd,
     run_cmd,
@@ -30,6 +31,7 @@ app.add_typer(tasks_cmd.app, name="tasks")
 app.add_typer(agents_cmd.app, name="agents")
 app.add_typer(import_cmd.app, name="import")
 app.add_typer(synth_cmd.app, name="synth")
+app.add_typer(forge_cmd.app, name="forge")
 
 
 for name, command in (("run", run_cmd.run), ("report", report_cmd.report),

@@ -1,0 +1,146 @@
+"""`webmdp forge`: WebForge's pipeline (plan, generate, refine, validate) and its tables, and
+`webmdp forge calibrate` (is each difficulty dimension monotone, by measurement?)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from webmdp.cli.common import _names, console, fail, in_range, user_errors
+
+app = typer.Typer(help="WebForge's pipeline: balanced tasks per domain x level x answer type, "
+                  "refined and validated, with Table 8; and `forge calibrate`.",
+                  invoke_without_command=True)
+
+NOISE_LEVELS = ("none", "light", "real", "real-time")
+
+
+def _sites(site: str) -> list[str]:
+    from webmdp.sites import get_site, site_names
+
+    names = _names(site) or site_names()
+    for n in names:
+        get_site(n)
+    return names
+
+
+@app.callback()
+def forge(
+    ctx: typer.Context,
+    out: Path | None = typer.Option(None, "--out", "-o", help="Directory for tasks.jsonl and "
+                                    "forge.json (required to run the pipeline)."),
+    per_cell: int = typer.Option(2, "--per-cell", help="Tasks planned per domain x level x "
+                                 "answer type cell."),
+    site: str = typer.Option("all", "--site", "-s", help="Sites to draw from, or 'all'."),
+    noise: str = typer.Option("none", "--noise", help="Noise the refine check and the browser "
+                              "validation use: none, light, real, real-time."),
+    browser: bool = typer.Option(True, "--browser/--no-browser", help="Validate by replaying "
+                                 "each oracle in Chromium (else the MDP replay alone)."),
+    as_json: bool = typer.Option(False, "--json", help="Print forge.json instead of tables."),
+) -> None:
+    """Plan cells of domain (D1-D7) x level (1-3) x answer type, generate each from the
+    difficulty dial, refine (the target is unique, every link leads somewhere, no alert(),
+    noise present, no answer in plaintext) and validate by browser replay (at most 50 steps).
+    Prints WebForge Table 8: accepted tasks and pass rate per domain x level, each rejection
+    with its reason, and the empty cells."""
+    if ctx.invoked_subcommand is not None:
+        return
+    from webmdp.forge.pipeline import forge as run_forge
+    from webmdp.tasks.io import write_tasks
+
+    if out is None:
+        raise fail("give --out DIR (or a subcommand: calibrate)")
+    in_range("--per-cell", per_cell, 1)
+    if noise not in NOISE_LEVELS:
+        raise fail(f"unknown noise level '{noise}'; valid choices: {', '.join(NOISE_LEVELS)}")
+    with user_errors():
+        sites = _sites(site)
+    with console.status("forging...") as status:
+        made = run_forge(per_cell, sites=sites, noise=noise, browser=browser,
+                         progress=lambda m: status.update(m))
+    out.mkdir(parents=True, exist_ok=True)
+    write_tasks(out / "tasks.jsonl", made.tasks())
+    data = made.to_json()
+    (out / "forge.json").write_text(json.dumps(data, indent=1))
+    if as_json:
+        typer.echo(json.dumps(data))
+        return
+    _print(data)
+    console.print(f"wrote {data['accepted']} tasks to {out / 'tasks.jsonl'}")
+
+
+def _print(data: dict) -> None:  # type: ignore[type-arg]
+    from webmdp.tasks.domains import DOMAINS
+
+    show = Console(width=160)
+    table = Table("domain", "L1", "L2", "L3", title="WebForge Table 8: accepted tasks "
+                  "(pass rate = accepted / planned)")
+    for d, row in data["table8"].items():
+        table.add_row(f"{d} {DOMAINS[d]}", *(
+            "-" if c["planned"] == 0 else f"{c['count']} ({100 * c['rate']:.0f}%)"
+            for c in row.values()))
+    show.print(table)
+    if data["empty_cells"]:
+        kinds: dict[str, list[str]] = {}
+        for d, _, a in data["empty_cells"]:
+            if d not in kinds.setdefault(a, []):
+                kinds[a].append(d)
+        show.print("empty cells, all levels (no template of the selected sites has that domain "
+                   "and answer type): " + "; ".join(f"{a}: {', '.join(ds)}"
+                                                    for a, ds in kinds.items()))
+    if data["short_cells"]:
+        show.print("cells the dial streams could not fill: " + ", ".join(
+            f"{d} L{lv} {a} ({n})" for d, lv, a, n in data["short_cells"]))
+    if data["rejected"]:
+        rej = Table("task", "cell", "stage", "reason", title="rejections")
+        for r in data["rejected"]:
+            rej.add_row(r["task_id"], f"{r['domain']} L{r['level']} {r['answer_type']}",
+                        r["stage"], "; ".join(r["reasons"]))
+        show.print(rej)
+
+
+@app.command("calibrate")
+def calibrate(
+    per_level: int = typer.Option(2, "--per-level", help="Tasks of each overall level per site."),
+    site: str = typer.Option("all", "--site", "-s", help="Sites, or 'all'."),
+    browser: bool = typer.Option(True, "--browser/--no-browser", help="Also run the scripted "
+                                 "screenshot (pixel) and text-only (axtext) agents in Chromium "
+                                 "on the dial's visual tasks."),
+    visual: int = typer.Option(6, "--visual", help="Visual tasks per site that has them."),
+    as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
+) -> None:
+    """Run the built-in agents on a set balanced over levels and show, per dimension,
+    accuracy at L1, L2 and L3 with 95% intervals; flag any dimension that is not monotone
+    (L1 >= L2 >= L3)."""
+    from webmdp.forge.calibrate import calibrate as run
+
+    in_range("--per-level", per_level, 1)
+    in_range("--visual", visual, 0)
+    with user_errors():
+        sites = _sites(site)
+    with console.status("calibrating...") as status:
+        data = run(per_level, sites=sites, browser=browser, visual_per_site=visual,
+                   progress=lambda m: status.update(m))
+    if as_json:
+        typer.echo(json.dumps(data))
+        return
+    table = Table("dimension", "L1", "L2", "L3", "monotone",
+                  title=f"accuracy by dimension level ({', '.join(data['agents'])}; "
+                  f"{data['episodes']} episodes; oracle left out)")
+
+    def cell(c: dict) -> str:  # type: ignore[type-arg]
+        if c["n"] == 0:
+            return "-"
+        lo, hi = c["ci95"]
+        return f"{100 * c['accuracy']:.0f}% [{100 * lo:.0f}-{100 * hi:.0f}] (n={c['n']})"
+
+    for v in data["dimensions"].values():
+        table.add_row(v["title"], cell(v["L1"]), cell(v["L2"]), cell(v["L3"]),
+                      "yes" if v["monotone"] else "[red]NO[/red]")
+    Console(width=160).print(table)
+    if data["not_monotone"]:
+        console.print("not monotone: " + ", ".join(data["not_monotone"]))

@@ -1,0 +1,1 @@
+"""WebForge's pipeline (plan, generate, refine, validate) and its calibration."""

@@ -1,0 +1,113 @@
+"""`webmdp forge calibrate`: is each difficulty dimension monotone, by measurement?
+
+WebForge observes that accuracy falls from L1 to L3 on every dimension. Here it is tested.
+Built-in agents run on a set balanced over overall levels: greedy and random in semantic mode,
+plus, on the dial's visual tasks, the scripted screenshot agent (``pixel``, which decodes our
+widgets) and the text-only agent (``axtext``) in Chromium. The oracle runs as well, as a
+sanity row: it must solve everything, and it is left out of the accuracies. Per dimension,
+accuracy at each level is pooled over the other agents' episodes, with a Wilson 95% interval.
+A dimension is ``monotone`` when its L1 >= L2 >= L3 over the levels that have episodes.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from webmdp.core.registry import get_site
+from webmdp.runner.local import RunConfig, run_tasks
+from webmdp.sites import site_names
+from webmdp.tasks.dial import stream
+from webmdp.tasks.difficulty import TITLES
+from webmdp.tasks.model import DIMENSIONS, Task
+from webmdp.trace import EpisodeTrace
+
+SEMANTIC_AGENTS = ("greedy", "random")
+BROWSER_AGENTS = ("pixel", "axtext")
+
+
+def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float] | None:
+    """The Wilson score interval of k successes in n trials (None when n is 0)."""
+    if n == 0:
+        return None
+    p = k / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return round(max(0.0, centre - half), 4), round(min(1.0, centre + half), 4)
+
+
+def balanced_set(per_level: int, sites: list[str]) -> list[Task]:
+    """``per_level`` tasks of each overall level (1-3) per site, from the dial streams."""
+    out = []
+    for name in sites:
+        taken = {1: 0, 2: 0, 3: 0}
+        for task in stream(get_site(name)):
+            lv = task.difficulty.level if task.difficulty else None
+            if isinstance(lv, int) and taken[lv] < per_level:
+                taken[lv] += 1
+                out.append(task)
+            if all(v == per_level for v in taken.values()):
+                break
+    return out
+
+
+def visual_set(per_site: int, sites: list[str]) -> list[Task]:
+    """Dial tasks of the sites' visual templates (information only in pixels)."""
+    out = []
+    for name in sites:
+        site = get_site(name)
+        if not site.dial_templates:
+            continue
+        found = [t for t in stream(site) if t.template in site.dial_templates]
+        out += found[:per_site]
+    return out
+
+
+def calibrate(per_level: int = 2, *, sites: list[str] | None = None, browser: bool = True,
+              visual_per_site: int = 6, progress: Callable[[str], None] | None = None,
+              out: Path | None = None) -> dict[str, Any]:
+    """Run the agents and measure accuracy per dimension level (see the module's docstring)."""
+    names = sites or site_names()
+    tasks = balanced_set(per_level, names)
+    runs: list[tuple[str, Task, EpisodeTrace]] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        root = out or Path(tmp)
+        for agent in ("oracle", *SEMANTIC_AGENTS):
+            if progress:
+                progress(f"{agent}: {len(tasks)} tasks (semantic)")
+            traces = run_tasks(tasks, root / "semantic", RunConfig(agent=agent))
+            runs += [(agent, t, tr) for t, tr in zip(tasks, traces, strict=True)]
+        if browser:
+            vis = visual_set(visual_per_site, names)
+            for agent in BROWSER_AGENTS:
+                if progress and vis:
+                    progress(f"{agent}: {len(vis)} visual tasks (browser)")
+                traces = run_tasks(vis, root / "browser", RunConfig(
+                    agent=agent, mode="browser", observation="both")) if vis else []
+                runs += [(agent, t, tr) for t, tr in zip(vis, traces, strict=True)]
+    return summarise(runs)
+
+
+def summarise(runs: list[tuple[str, Task, EpisodeTrace]]) -> dict[str, Any]:
+    """The calibration table from (agent, task, trace) triples."""
+    scored = [(t, tr) for agent, t, tr in runs if agent != "oracle" and tr.infra_error is None]
+    oracle = [tr.success for agent, _, tr in runs if agent == "oracle"]
+    dims: dict[str, Any] = {}
+    for dim in DIMENSIONS:
+        cells: dict[str, Any] = {}
+        for lv in (1, 2, 3):
+            hits = [tr.success for t, tr in scored if t.difficulty and t.difficulty.of(dim) == lv]
+            k, n = sum(hits), len(hits)
+            cells[f"L{lv}"] = {"n": n, "accuracy": round(k / n, 4) if n else None,
+                               "ci95": wilson(k, n)}
+        shown = [c["accuracy"] for c in cells.values() if c["accuracy"] is not None]
+        monotone = all(a >= b for a, b in itertools.pairwise(shown))
+        dims[dim] = {**cells, "monotone": monotone, "title": TITLES[dim]}
+    agents = sorted({a for a, _, _ in runs})
+    return {"dimensions": dims, "agents": agents, "episodes": len(runs),
+            "oracle_success": round(sum(oracle) / len(oracle), 4) if oracle else None,
+            "not_monotone": [d for d, v in dims.items() if not v["monotone"]]}

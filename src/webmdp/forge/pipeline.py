@@ -1,0 +1,167 @@
+"""`webmdp forge`: WebForge's pipeline (Plan, Generate, Refine, Validate) on our MDPs.
+
+- **Plan**: cells of domain (D1-D7) x level (1-3) x answer type, ``per_cell`` tasks each. A
+  cell no template can fill (no template of that domain and answer type, or none whose
+  measured level reaches it) is reported empty, never filled with something else.
+- **Generate**: each cell draws, in turn, from the dial streams (:mod:`webmdp.tasks.dial`) of
+  the sites whose templates carry its domain, keeping tasks of its level and answer type.
+- **Refine**: the exact quality checks of :mod:`webmdp.forge.refine`.
+- **Validate**: the oracle replayed in Chromium (at most 50 steps; the driver gives up on an
+  action after 3 failed tries), which must give the MDP's semantic trace and pass the
+  verifier (:func:`webmdp.runner.validate.validate_site`); or, with ``browser=False``, the
+  MDP replay alone.
+
+Table 8 is accepted tasks per domain x level with the pass rate (accepted / planned).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from webmdp.core.registry import get_site
+from webmdp.forge.refine import refine
+from webmdp.sites import site_names
+from webmdp.tasks.dial import stream
+from webmdp.tasks.domains import DOMAINS, domain_of
+from webmdp.tasks.model import Task
+
+LEVELS = (1, 2, 3)
+ANSWER_TYPES = ("direct", "operation_code", "mixed")
+
+Cell = tuple[str, int, str]
+"""(domain, level, answer type)."""
+
+
+@dataclass
+class Forged:
+    """What a forge run made: accepted tasks, rejections with their reasons, empty cells."""
+
+    per_cell: int
+    accepted: dict[Cell, list[Task]] = field(default_factory=lambda: defaultdict(list))
+    rejected: list[dict[str, Any]] = field(default_factory=list)
+    empty: list[Cell] = field(default_factory=list)
+    short: dict[Cell, int] = field(default_factory=dict)
+    """Cells whose streams ran out before ``per_cell`` candidates: how many they found."""
+
+    def tasks(self) -> list[Task]:
+        return [t for cell in sorted(self.accepted) for t in self.accepted[cell]]
+
+    def table8(self) -> dict[str, dict[str, dict[str, Any]]]:
+        """domain -> level -> {"count", "planned", "rate"} over every answer type planned."""
+        out: dict[str, dict[str, dict[str, Any]]] = {}
+        for d in DOMAINS:
+            out[d] = {}
+            for lv in LEVELS:
+                planned = sum(self.per_cell for a in ANSWER_TYPES if (d, lv, a) in self.cells)
+                count = sum(len(self.accepted.get((d, lv, a), [])) for a in ANSWER_TYPES)
+                out[d][f"L{lv}"] = {"count": count, "planned": planned,
+                                    "rate": round(count / planned, 4) if planned else None}
+        return out
+
+    cells: set[Cell] = field(default_factory=set)
+    """The cells planned (not empty)."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"per_cell": self.per_cell, "table8": self.table8(),
+                "empty_cells": [list(c) for c in self.empty],
+                "short_cells": [[*c, n] for c, n in sorted(self.short.items())],
+                "rejected": self.rejected, "accepted": len(self.tasks())}
+
+
+def _candidates(cell: Cell, sites: list[str]) -> Iterator[Task]:
+    domain, level, answer = cell
+    fits = [s for s in sites if any(
+        domain_of(s, t) == domain and get_site(s).template(t).answer_type == answer
+        for t in [*get_site(s).templates, *get_site(s).dial_templates])]
+    streams = [stream(get_site(s)) for s in fits]
+    while streams:
+        for it in list(streams):
+            task = next(it, None)
+            if task is None:
+                streams.remove(it)
+            elif task.domain == domain and task.answer_type == answer and \
+                    task.difficulty is not None and task.difficulty.level == level:
+                yield task
+
+
+def plan_cells(sites: list[str]) -> tuple[list[Cell], list[Cell]]:
+    """The cells some template of ``sites`` can fill, and the empty ones (no template of that
+    domain and answer type)."""
+    kinds = {(domain_of(s, t), get_site(s).template(t).answer_type)
+             for s in sites for t in [*get_site(s).templates, *get_site(s).dial_templates]}
+    cells = [(d, lv, a) for d in DOMAINS for lv in LEVELS for a in ANSWER_TYPES]
+    return [c for c in cells if (c[0], c[2]) in kinds], [c for c in cells
+                                                        if (c[0], c[2]) not in kinds]
+
+
+def forge(per_cell: int, *, sites: list[str] | None = None, noise: str = "none",
+          browser: bool = True, progress: Callable[[str], None] | None = None) -> Forged:
+    """Run the pipeline; ``progress`` hears a line per stage and cell."""
+    names = sites or site_names()
+    planned, empty = plan_cells(names)
+    out = Forged(per_cell, empty=list(empty), cells=set(planned))
+    drafts: dict[Cell, list[Task]] = {}
+    for cell in planned:
+        found: list[Task] = []
+        for task in _candidates(cell, names):
+            found.append(task)
+            if len(found) == per_cell:
+                break
+        if len(found) < per_cell:
+            out.short[cell] = len(found)
+        drafts[cell] = found
+        if progress:
+            progress(f"generate {cell[0]} L{cell[1]} {cell[2]}: {len(found)} of {per_cell}")
+    refined: dict[Cell, list[Task]] = {}
+    for cell, found in drafts.items():
+        for task in found:
+            failed = {k: v for k, v in refine(task, noise).items() if v}
+            if failed:
+                out.rejected.append(_rejection(cell, task, "refine",
+                                               [f"{k}: {v[0]}" for k, v in failed.items()]))
+            else:
+                refined.setdefault(cell, []).append(task)
+    if progress:
+        progress(f"refine: {sum(map(len, refined.values()))} of "
+                 f"{sum(map(len, drafts.values()))} pass")
+    problems = _validate([t for ts in refined.values() for t in ts], noise, browser)
+    for cell, found in refined.items():
+        for task in found:
+            if problems.get(task.id):
+                out.rejected.append(_rejection(cell, task, "validate", problems[task.id]))
+            else:
+                out.accepted[cell].append(task)
+    return out
+
+
+def _rejection(cell: Cell, task: Task, stage: str, reasons: list[str]) -> dict[str, Any]:
+    return {"task_id": task.id, "template": task.template, "domain": cell[0],
+            "level": cell[1], "answer_type": cell[2], "stage": stage, "reasons": reasons}
+
+
+def _validate(tasks: list[Task], noise: str, browser: bool) -> dict[str, list[str]]:
+    """Problems per task id: the browser replay (levels 2 and 3), or the MDP replay."""
+    out: dict[str, list[str]] = defaultdict(list)
+    if not browser:
+        from webmdp.forge.refine import check_unique
+
+        for t in tasks:
+            out[t.id] += check_unique(t)[:1]
+        return out
+    from webmdp.runner.validate import validate_site
+
+    by_site: dict[str, list[Task]] = defaultdict(list)
+    for t in tasks:
+        by_site[t.site].append(t)
+    for site, ts in by_site.items():
+        rep = validate_site(site, ts, conformance=False, noise=noise)
+        for msg in rep.level1 + rep.level2 + rep.level3:
+            for t in ts:
+                if msg.startswith((f"{t.id}:", f"{t.id} ")):
+                    out[t.id].append(msg[len(t.id):].lstrip(": "))
+    return out
+
+

@@ -1,0 +1,138 @@
+"""`webmdp forge`: the plan's cells, the refine checks (each shown to catch what it is for),
+browser validation, Table 8 and `forge calibrate`."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from support import site_tasks
+from webmdp.cli.main import app
+from webmdp.errors import InvalidAction
+from webmdp.forge import refine as R
+from webmdp.forge.calibrate import summarise, wilson
+from webmdp.forge.pipeline import forge, plan_cells
+from webmdp.tasks.codes import gold_code
+from webmdp.tasks.io import read_tasks
+from webmdp.tasks.model import Condition, Task
+from webmdp.trace import EpisodeTrace
+
+runner = CliRunner()
+
+
+def test_plan_reports_cells_no_template_fills() -> None:
+    planned, empty = plan_cells(["shopping", "mail"])
+    assert ("D1", 2, "operation_code") in planned and ("D3", 3, "operation_code") in planned
+    assert ("D1", 1, "direct") in empty and ("D5", 1, "operation_code") in empty
+    assert not set(planned) & set(empty) and len(planned) + len(empty) == 7 * 3 * 3
+
+
+def test_forge_fills_cells_with_tasks_of_their_measured_level(tmp_path: Path) -> None:
+    made = forge(1, sites=["shopping", "food"], browser=False)
+    tasks = made.tasks()
+    assert len(tasks) == 3  # D1 x L1..L3
+    for cell, found in made.accepted.items():
+        for t in found:
+            assert (t.domain, t.difficulty.level, t.answer_type) == cell  # type: ignore[union-attr]
+    table = made.table8()
+    assert [table["D1"][f"L{k}"]["count"] for k in (1, 2, 3)] == [1, 1, 1]
+    assert table["D2"]["L1"]["planned"] == 0 and table["D2"]["L1"]["rate"] is None
+
+
+def test_refine_checks_catch_what_they_are_for(monkeypatch: pytest.MonkeyPatch) -> None:
+    task = site_tasks("accommodation")[1]  # a booking with a hard negative
+    assert task.hard_negatives
+    assert all(not v for v in R.refine(task, "real").values())
+    check_in = next(c.value for c in task.verifier if c.fact == "booking.check_in")
+    # unique: a verifier every hard negative's booking passes as well
+    loose = task.model_copy(update={"verifier": [Condition(
+        fact="booking.status", value="confirmed", description="something is booked")]})
+    assert any("also passes the verifier" in r for r in R.check_unique(loose))
+    # no_plaintext and no_alert: a page that hides the check-in date and the gold code, and
+    # calls alert()
+    real = R.views.render_app
+    gold = gold_code(task)
+
+    def leaky(site: str, obs, **kw):  # type: ignore[no-untyped-def]
+        return (real(site, obs, **kw) + f'<span data-x="{check_in} {gold}"></span>'
+                "<script>alert('hi')</script>")
+
+    monkeypatch.setattr(R.views, "render_app", leaky)
+    found = R.check_no_plaintext(task)
+    assert any(f"{check_in!r} only in hidden content" in r for r in found)
+    assert any("gold code" in r for r in found)
+    assert R.check_no_alert(task) == ["alert() would block the page"]
+    monkeypatch.setattr(R.views, "render_app", real)
+    # links: a navigation the page offers that the MDP rejects
+    site = R.get_site("accommodation")
+    step = site.step
+
+    def broken(state, action, world):  # type: ignore[no-untyped-def]
+        if action.name == "ViewListing" and action.params.get("listing_id") != task.target:
+            raise InvalidAction("no such page")
+        return step(state, action, world)
+
+    monkeypatch.setattr(site, "step", broken)
+    assert any("ViewListing leads nowhere" in r for r in R.check_links(task))
+    monkeypatch.setattr(site, "step", step)
+    assert R.check_noise(task, "real") == [] and R.check_noise(task, "none") == []
+
+
+def test_forge_validates_in_chromium_and_prints_table_8(tmp_path: Path) -> None:
+    res = runner.invoke(app, ["forge", "--per-cell", "1", "--site", "food", "--out",
+                              str(tmp_path), "--noise", "light"])
+    assert res.exit_code == 0, res.output
+    assert "WebForge Table 8" in res.stdout and "D1 Consumer Transaction/Service" in res.stdout
+    data = json.loads((tmp_path / "forge.json").read_text())
+    tasks = read_tasks(tmp_path / "tasks.jsonl")
+    assert data["accepted"] == len(tasks) >= 2
+    assert sum(c["count"] for row in data["table8"].values() for c in row.values()) == len(tasks)
+    assert "empty cells" in res.stdout and "direct:" in res.stdout
+
+
+@pytest.mark.parametrize(("args", "needle"), [
+    (("--per-cell", "1"), "give --out DIR"),
+    (("--out", "x", "--noise", "loud"), "unknown noise level 'loud'"),
+    (("--out", "x", "--site", "nope"), "unknown site 'nope'"),
+    (("--out", "x", "--per-cell", "0"), "--per-cell must be at least 1"),
+])
+def test_forge_bad_input(args: tuple[str, ...], needle: str) -> None:
+    res = runner.invoke(app, ["forge", *args])
+    assert res.exit_code == 2 and needle in res.output, res.output
+
+
+def _trace(task: Task, agent: str, ok: bool) -> EpisodeTrace:
+    return EpisodeTrace(task_id=task.id, site=task.site, template=task.template, agent=agent,
+                        mode="semantic", seed=0, success=ok)
+
+
+def test_calibration_flags_a_dimension_that_is_not_monotone() -> None:
+    assert wilson(0, 0) is None and wilson(5, 10) == (0.2366, 0.7634)
+    tasks = [t for t in site_tasks("shopping")]
+    by_depth = {k: [t for t in tasks if t.difficulty and t.difficulty.of("depth") == k][:4]
+                for k in (1, 2, 3)}
+    runs = [("greedy", t, _trace(t, "greedy", k == 3)) for k, ts in by_depth.items() for t in ts]
+    runs += [("oracle", t, _trace(t, "oracle", True)) for _, t, _ in runs]
+    out = summarise(runs)
+    depth = out["dimensions"]["depth"]
+    assert depth["L3"]["accuracy"] == 1.0 and depth["L1"]["accuracy"] == 0.0
+    assert not depth["monotone"] and "depth" in out["not_monotone"]
+    assert out["oracle_success"] == 1.0 and out["agents"] == ["greedy", "oracle"]
+
+
+def test_forge_calibrate_json() -> None:
+    res = runner.invoke(app, ["forge", "calibrate", "--per-level", "1", "--site", "shopping",
+                              "--visual", "2", "--json"])
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.stdout)
+    assert set(data["dimensions"]) == {"depth", "breadth", "interaction", "visual", "info",
+                                       "reasoning", "risk"}
+    for v in data["dimensions"].values():
+        assert set(v) >= {"L1", "L2", "L3", "monotone"}
+    assert data["oracle_success"] == 1.0
+    assert {"greedy", "random", "pixel", "axtext"} <= set(data["agents"])
+    visual = data["dimensions"]["visual"]
+    assert visual["L2"]["n"] + visual["L3"]["n"] >= 2  # the visual tasks were run
