@@ -129,8 +129,9 @@ def calibrate(
         typer.echo(json.dumps(data))
         return
     table = Table("dimension", "L1", "L2", "L3", "monotone",
-                  title=f"accuracy by dimension level ({', '.join(data['agents'])}; "
-                  f"{data['episodes']} episodes; oracle left out)")
+                  title=f"accuracy by dimension level, pooled ({', '.join(data['agents'])}; "
+                  f"{data['episodes']} episodes; oracle left out); monotone per agent, "
+                  "* = intervals apart")
 
     def cell(c: dict) -> str:  # type: ignore[type-arg]
         if c["n"] == 0:
@@ -139,8 +140,10 @@ def calibrate(
         return f"{100 * c['accuracy']:.0f}% [{100 * lo:.0f}-{100 * hi:.0f}] (n={c['n']})"
 
     for v in data["dimensions"].values():
-        table.add_row(v["title"], cell(v["L1"]), cell(v["L2"]), cell(v["L3"]),
-                      "yes" if v["monotone"] else "[red]NO[/red]")
+        flag = "yes" if v["monotone"] else "[red]NO[/red] (" + ", ".join(
+            f"{i['agent']} {i['harder']}>{i['easier']}{'*' if i['significant'] else ''}"
+            for i in v["inversions"]) + ")"
+        table.add_row(v["title"], cell(v["L1"]), cell(v["L2"]), cell(v["L3"]), flag)
     Console(width=160).print(table)
     if data["not_monotone"]:
         console.print("not monotone: " + ", ".join(data["not_monotone"]))

@@ -5,8 +5,9 @@ Built-in agents run on a set balanced over overall levels: greedy and random in 
 plus, on the dial's visual tasks, the scripted screenshot agent (``pixel``, which decodes our
 widgets) and the text-only agent (``axtext``) in Chromium. The oracle runs as well, as a
 sanity row: it must solve everything, and it is left out of the accuracies. Per dimension,
-accuracy at each level is pooled over the other agents' episodes, with a Wilson 95% interval.
-A dimension is ``monotone`` when its L1 >= L2 >= L3 over the levels that have episodes.
+accuracy at each level (Wilson 95% interval) is shown pooled and per agent; a dimension is
+``monotone`` when no agent scores higher on a harder level of it (over the levels where the
+agent has episodes), and an inversion is ``significant`` when the two intervals are apart.
 """
 
 from __future__ import annotations
@@ -92,22 +93,50 @@ def calibrate(per_level: int = 2, *, sites: list[str] | None = None, browser: bo
     return summarise(runs)
 
 
+def _cells(pairs: list[tuple[Task, EpisodeTrace]], dim: str) -> dict[str, Any]:
+    cells: dict[str, Any] = {}
+    for lv in (1, 2, 3):
+        hits = [tr.success for t, tr in pairs if t.difficulty and t.difficulty.of(dim) == lv]
+        k, n = sum(hits), len(hits)
+        cells[f"L{lv}"] = {"n": n, "accuracy": round(k / n, 4) if n else None,
+                           "ci95": wilson(k, n)}
+    return cells
+
+
+def _inversions(cells: dict[str, Any]) -> list[dict[str, Any]]:
+    """Each pair of levels where the harder one scores higher; ``significant`` when their
+    intervals do not overlap."""
+    out = []
+    for lo, hi in itertools.combinations(("L1", "L2", "L3"), 2):
+        a, b = cells[lo], cells[hi]
+        if a["n"] and b["n"] and b["accuracy"] > a["accuracy"]:
+            out.append({"easier": lo, "harder": hi,
+                        "significant": b["ci95"][0] > a["ci95"][1]})
+    return out
+
+
 def summarise(runs: list[tuple[str, Task, EpisodeTrace]]) -> dict[str, Any]:
-    """The calibration table from (agent, task, trace) triples."""
-    scored = [(t, tr) for agent, t, tr in runs if agent != "oracle" and tr.infra_error is None]
+    """The calibration table from (agent, task, trace) triples.
+
+    Agents ran different task sets (the screenshot agents only the visual ones), so a pooled
+    accuracy mixes agents across levels; monotonicity is therefore judged per agent: a
+    dimension is ``monotone`` when no agent scores higher on a harder level of it. The pooled
+    ``L1``-``L3`` cells are shown as well, and ``by_agent`` has each agent's."""
+    by_agent: dict[str, list[tuple[Task, EpisodeTrace]]] = {}
+    for agent, t, tr in runs:
+        if agent != "oracle" and tr.infra_error is None:
+            by_agent.setdefault(agent, []).append((t, tr))
+    pooled = [p for pairs in by_agent.values() for p in pairs]
     oracle = [tr.success for agent, _, tr in runs if agent == "oracle"]
     dims: dict[str, Any] = {}
     for dim in DIMENSIONS:
-        cells: dict[str, Any] = {}
-        for lv in (1, 2, 3):
-            hits = [tr.success for t, tr in scored if t.difficulty and t.difficulty.of(dim) == lv]
-            k, n = sum(hits), len(hits)
-            cells[f"L{lv}"] = {"n": n, "accuracy": round(k / n, 4) if n else None,
-                               "ci95": wilson(k, n)}
-        shown = [c["accuracy"] for c in cells.values() if c["accuracy"] is not None]
-        monotone = all(a >= b for a, b in itertools.pairwise(shown))
-        dims[dim] = {**cells, "monotone": monotone, "title": TITLES[dim]}
-    agents = sorted({a for a, _, _ in runs})
-    return {"dimensions": dims, "agents": agents, "episodes": len(runs),
+        per_agent = {a: _cells(pairs, dim) for a, pairs in sorted(by_agent.items())}
+        inversions = [{"agent": a, **inv} for a, cells in per_agent.items()
+                      for inv in _inversions(cells)]
+        dims[dim] = {**_cells(pooled, dim), "monotone": not inversions,
+                     "significant_inversions": sum(i["significant"] for i in inversions),
+                     "inversions": inversions, "by_agent": per_agent, "title": TITLES[dim]}
+    return {"dimensions": dims, "agents": sorted({a for a, _, _ in runs}),
+            "episodes": len(runs),
             "oracle_success": round(sum(oracle) / len(oracle), 4) if oracle else None,
             "not_monotone": [d for d, v in dims.items() if not v["monotone"]]}
