@@ -57,13 +57,15 @@ def balanced_set(per_level: int, sites: list[str]) -> list[Task]:
 
 
 def visual_set(per_site: int, sites: list[str]) -> list[Task]:
-    """Dial tasks of the sites' visual templates (information only in pixels)."""
+    """Dial tasks of the sites' visual templates (information only in pixels), with at least
+    one hard negative: with none, any pick is right and a text-only agent looks able."""
     out = []
     for name in sites:
         site = get_site(name)
         if not site.dial_templates:
             continue
-        found = [t for t in stream(site) if t.template in site.dial_templates]
+        found = [t for t in stream(site)
+                 if t.template in site.dial_templates and t.hard_negatives]
         out += found[:per_site]
     return out
 
