@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from webmdp.agents.gestures import plan_gesture
 from webmdp.core.spec import Action
 from webmdp.env.actions import GUIAction, click, key, type_text
 
@@ -28,6 +29,9 @@ def plan_gui(action: Action, nodes: list[dict[str, Any]]) -> list[GUIAction] | N
     A plan of one scroll or one click on a dropdown means: do it, observe again, plan again
     (:func:`needs_replan`).
     """
+    gesture = plan_gesture(action, nodes)  # a widget that wants a drag (a range slider)
+    if gesture is not None:
+        return gesture
     fields = [n for n in nodes if n.get("id") is not None and n.get("action") == action.name
               and n.get("field") in action.params]
     if fields:

@@ -312,7 +312,7 @@ class BrowserEnv:
             assert act.x2 is not None and act.y2 is not None
             mouse.move(*self._target(act))
             mouse.down(button=act.button)
-            mouse.move(act.x2, act.y2, steps=5)
+            mouse.move(act.x2, act.y2, steps=2)  # one move on the way: drags register
             mouse.up(button=act.button)
             self._pointer = (act.x2, act.y2)
         elif kind == "scroll":

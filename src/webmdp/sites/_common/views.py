@@ -42,6 +42,26 @@ def act(action: str, quiet: bool = False, **params: Any) -> Markup:
     return Markup(attrs)
 
 
+def drag(action: str, **params: Any) -> Markup:
+    """Makes an element draggable (static/gestures.js): dropped on a ``kit.drop_zone`` for
+    ``action`` it dispatches ``action`` with ``params``; a click on it is still a click."""
+    return Markup(f'data-drag="{escape(action)}" data-drag-params="{escape(json.dumps(params))}" '
+                  'draggable="false"')
+
+
+_STEPS = (1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 2500, 5000, 10000)
+
+
+def slider_scale(lo: float, hi: float, *, notches: int = 100) -> tuple[int, int, int]:
+    """A range slider's (low end, high end, step): the smallest step in :data:`_STEPS` that
+    gives at most ``notches`` values between the world's bounds, ends rounded out to it (so a
+    knob lands on round values and one step is a few pixels wide)."""
+    span = max(hi - lo, 1)
+    step = next((s for s in _STEPS if span / s <= notches), _STEPS[-1])
+    low, high = int(lo // step * step), int(-(-hi // step) * step)
+    return low, max(high, low + step), step
+
+
 def money(value: float) -> str:
     return f"${value:,.2f}"
 
@@ -57,7 +77,7 @@ def environment(site: str) -> Environment:
         lstrip_blocks=True,
     )
     env.globals.update(act=act, money=money, testid=testid, widget_uri=widget_uri,
-                       widget_size=widget_size)
+                       widget_size=widget_size, slider_scale=slider_scale, drag=drag)
     return env
 
 
