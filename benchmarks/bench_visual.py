@@ -32,6 +32,7 @@ from webmdp.server.runner import ServerHandle
 from webmdp.sites import get_site
 from webmdp.sites._common import visual
 from webmdp.sites._common.views import render_page
+from webmdp.sites._common.visualtask import VisualPick
 from webmdp.tasks import Task
 from webmdp.tasks.dial import stream
 
@@ -39,7 +40,7 @@ SITES = ("shopping", "housing")
 
 
 def visual_tasks(site: str, n: int) -> list[Task]:
-    names = set(get_site(site).dial_templates)
+    names = {n for n, t in get_site(site).dial_templates.items() if isinstance(t, VisualPick)}
     out = []
     for t in stream(get_site(site)):
         if t.template in names and len(t.hard_negatives) >= 2:

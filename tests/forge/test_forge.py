@@ -32,13 +32,16 @@ def test_plan_reports_cells_no_template_fills() -> None:
 
 def test_forge_fills_cells_with_tasks_of_their_measured_level(tmp_path: Path) -> None:
     made = forge(1, sites=["shopping", "food"], browser=False)
-    tasks = made.tasks()
-    assert len(tasks) == 3  # D1 x L1..L3
     for cell, found in made.accepted.items():
         for t in found:
             assert (t.domain, t.difficulty.level, t.answer_type) == cell  # type: ignore[union-attr]
+    assert [len(made.accepted[("D1", k, "operation_code")]) for k in (1, 2, 3)] == [1, 1, 1]
+    # shopping's dial templates give the Direct (D4) and Mixed (D1) answer types
+    assert ("D4", 1, "direct") in made.cells and ("D1", 1, "mixed") in made.cells
+    assert made.accepted[("D4", 1, "direct")][0].answer is not None
     table = made.table8()
-    assert [table["D1"][f"L{k}"]["count"] for k in (1, 2, 3)] == [1, 1, 1]
+    assert table["D1"]["L1"]["count"] == sum(len(made.accepted.get(("D1", 1, a), []))
+                                             for a in ("direct", "operation_code", "mixed"))
     assert table["D2"]["L1"]["planned"] == 0 and table["D2"]["L1"]["rate"] is None
 
 

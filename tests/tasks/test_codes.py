@@ -19,7 +19,7 @@ from webmdp.env.chromium import BrowserHost
 from webmdp.env.semantic import SemanticEnv
 from webmdp.runner.local import RunConfig, run_tasks
 from webmdp.server.runner import ServerHandle
-from webmdp.sites import site_names
+from webmdp.sites import get_site, site_names
 from webmdp.tasks.answers import matches, normalise
 from webmdp.tasks.codes import CODE, Coder, explain, find_code, gold_code, task_secret
 
@@ -176,3 +176,22 @@ def test_the_browser_oracle_reads_the_code_off_the_page(server: ServerHandle,
     finally:
         env.close()
     assert trace.success and trace.final_answer == gold_code(task)
+
+
+def test_direct_and_mixed_answers_are_judged(tmp_path: Path) -> None:
+    from webmdp.tasks.generate import make_task
+
+    shop = get_site("shopping")
+    direct = make_task(shop, 10_500, "report_product_price", 1)
+    mixed = make_task(shop, 10_501, "add_and_report_price", 1)
+    assert (direct.answer_type, mixed.answer_type) == ("direct", "mixed")
+    assert direct.verifier == [] and direct.answer is not None and direct.domain == "D4"
+    oracle = run_tasks([direct, mixed], tmp_path / "o", RunConfig(agent="oracle"))
+    assert all(t.success for t in oracle)
+    assert oracle[0].final_answer == direct.answer
+    assert oracle[1].final_answer == f"{mixed.answer}; {gold_code(mixed)}"
+    # the greedy agent adds the right product but never says its price: the mixed task fails
+    # on the answer alone
+    greedy = run_tasks([direct, mixed], tmp_path / "g", RunConfig(agent="greedy"))
+    assert not any(t.success for t in greedy)
+    assert greedy[1].verifier["the final answer states the expected value"] is False

@@ -53,13 +53,18 @@ class PlanningAgent:
     def choose(self, view: SemanticView) -> Action | None:
         raise NotImplementedError
 
+    def final_answer(self, obs: dict[str, Any]) -> str | None:
+        """What the agent reports when it finishes: the confirmation code on screen."""
+        return code_on_screen(obs)
+
     def act(self, obs: dict[str, Any]) -> AgentOutput:
         view = SemanticView.of(obs)
         if self.mode == "semantic":
             action = self.choose(view)
             if action is None:  # report the confirmation code the last commit showed, if any
-                code = code_on_screen(obs)
-                return AgentOutput(Action(FINISH, {"answer": code} if code else {}), raw=None)
+                answer = self.final_answer(obs)
+                return AgentOutput(Action(FINISH, {"answer": answer} if answer else {}),
+                                   raw=None)
             return AgentOutput(action, raw=str(action))
         return self._act_gui(view, obs)
 
@@ -75,7 +80,7 @@ class PlanningAgent:
         action = self._pending or self.choose(view)
         self._pending = None
         if action is None:
-            return AgentOutput(finish(code_on_screen(obs)))
+            return AgentOutput(finish(self.final_answer(obs)))
         steps = plan_gui(action, nodes)
         if steps is None:
             self._stuck += 1
@@ -105,6 +110,11 @@ class OracleAgent(PlanningAgent):
 
     def choose(self, view: SemanticView) -> Action | None:
         return self._plan.popleft() if self._plan else None
+
+    def final_answer(self, obs: dict[str, Any]) -> str | None:
+        """The task's value (it knows the task, as it knows the oracle), then the code."""
+        parts = [self.task.answer if self.task else None, code_on_screen(obs)]
+        return "; ".join(p for p in parts if p) or None
 
 
 class RandomAgent(PlanningAgent):

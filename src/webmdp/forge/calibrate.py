@@ -64,8 +64,8 @@ def visual_set(per_site: int, sites: list[str]) -> list[Task]:
         site = get_site(name)
         if not site.dial_templates:
             continue
-        found = [t for t in stream(site)
-                 if t.template in site.dial_templates and t.hard_negatives]
+        found = [t for t in stream(site) if t.hard_negatives
+                 and t.difficulty is not None and t.difficulty.of("visual") > 1]
         out += found[:per_site]
     return out
 

@@ -108,6 +108,8 @@ def check_unique(task: Task) -> list[str]:
     facts = site.facts(replay(site, world, task.oracle_actions()).final)
     if not all(verify(task.verifier, facts).values()):
         return ["the oracle does not pass the verifier"]
+    if not task.verifier:  # a direct answer: the value generation checked unique is judged
+        return [] if task.answer is not None else ["no verifier condition and no answer"]
     # the oracle's final facts with the target's id swapped for each hard negative's: the
     # state the same commit on that entity leaves; the verifier must refuse it
     return [f"hard negative {hn} also passes the verifier" for hn in task.hard_negatives

@@ -1,18 +1,21 @@
 """Shopping's dial-only templates: the product to add is told apart only by its photo's colour
-or its price-history chart (WebForge visual complexity L2 / L3; :mod:`..._common.visualtask`)."""
+or its price-history chart (WebForge visual complexity L2 / L3; :mod:`..._common.visualtask`);
+and the Direct and Mixed answer types (report the price; add it and report the price)."""
 
 from __future__ import annotations
 
 import random
 import sys
 
-from webmdp.core.model import Entity
+from webmdp.core.model import Entity, World
 from webmdp.core.site import Site
+from webmdp.core.spec import Action
 from webmdp.sites._common.templates import Params, collect
 from webmdp.sites._common.visualtask import VisualPick
 from webmdp.sites._common.worldgen import pin_group
 from webmdp.sites.shopping import catalog as C
-from webmdp.sites.shopping.templates import ProductTemplate, shelf, spec
+from webmdp.sites.shopping.templates import FindProductExtract, ProductTemplate, shelf, spec
+from webmdp.tasks.model import Condition
 from webmdp.tasks.template import Draft, TaskTemplate
 
 
@@ -59,6 +62,40 @@ class PhotoAndPriceDrop(VisualProduct):
     detail = ("photo_color", "price_history")
     sentence = ("Among the {brand} {cat} whose product photo shows {a_colour} item, add the one "
                 "whose price fell the most in its price-history chart to your cart.")
+
+
+class ReportPrice(FindProductExtract):
+    """WebForge's Direct answer type: find the product as ``find_product_extract`` does, then
+    report its price; nothing is committed, the answer is judged (after normalisation)."""
+
+    name = "report_product_price"
+    description = "Find the product with a detail-only attribute and report its price"
+    answer_type = "direct"
+    sentence = ("Search for {query} in {department}. Find the one with {label}: '{value}' and "
+                "tell me its price. Do not buy anything.")
+
+    def commit(self, d: Draft, world: World) -> list[Action]:
+        return []
+
+    def verifier(self, d: Draft, world: World) -> list[Condition]:
+        return []
+
+    def answer(self, d: Draft, world: World) -> str | None:
+        return f"{world.entities[d.target]['price']:.2f}"
+
+
+class AddAndReportPrice(FindProductExtract):
+    """WebForge's Mixed answer type: add the product (the commit shows a code) and report its
+    price as well."""
+
+    name = "add_and_report_price"
+    description = "Find the product with a detail-only attribute, add it, report its price"
+    answer_type = "mixed"
+    sentence = ("Search for {query} in {department}. Find the one with {label}: '{value}', add "
+                "it to your cart, and tell me its price and the confirmation code.")
+
+    def answer(self, d: Draft, world: World) -> str | None:
+        return f"{world.entities[d.target]['price']:.2f}"
 
 
 DIAL_TEMPLATES: dict[str, TaskTemplate] = collect(sys.modules[__name__])
