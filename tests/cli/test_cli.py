@@ -23,7 +23,8 @@ def _run(*args: str):  # type: ignore[no-untyped-def]
      f"unknown site 'nope'; valid choices: {', '.join(site_names())}"),
     (("demo", "--sites", "mail,nope"), "unknown site 'nope'"),
     (("run", "--agent", "nope"),
-     "unknown agent 'nope'; valid choices: greedy, oracle, plan, random, step, tree"),
+     "unknown agent 'nope'; valid choices: axtext, greedy, oracle, pixel, plan, random, step, "
+     "tree"),
     (("run", "--mode", "vr"), "unknown mode 'vr'; valid choices: browser, semantic"),
     (("run", "--template", "nope"), "unknown template 'nope'; valid choices: cart_add_two"),
     (("tasks", "show", "shopping_9999"), "unknown task id 'shopping_9999'"),
