@@ -104,7 +104,7 @@ def test_no_pixel_value_reaches_the_page_text(site: str) -> None:
 
 # -- in a real Chromium ------------------------------------------------------------------------
 @pytest.mark.browser
-@pytest.mark.parametrize("site", SITES)
+@pytest.mark.parametrize("site", ["shopping", pytest.param("housing", marks=pytest.mark.slow)])
 def test_pixel_agent_solves_and_text_agent_only_guesses(site: str, server, host) -> None:  # type: ignore[no-untyped-def]
     s = get_site(site)
     tasks = [make_task(s, 30_000, name, 3) for name, tpl in s.dial_templates.items()

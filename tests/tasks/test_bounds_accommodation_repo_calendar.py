@@ -71,9 +71,10 @@ def test_bound_is_below_the_distance_along_every_oracle(site: str) -> None:
 
 
 WALKS = [("accommodation", 2, 10, 8), ("repo", 2, 15, 8), ("calendar", 2, 20, 6),
-         ("accommodation", 3, 45, 5), ("repo", 3, 60, 4)]
+         pytest.param("accommodation", 3, 45, 5, marks=pytest.mark.slow),
+         pytest.param("repo", 3, 60, 4, marks=pytest.mark.slow)]
 """(site, BFS depth, task stride, steps per walk): depth 2 on many states, depth 3 on a few
-(Calendar offers about 150 actions a state, too many for depth 3)."""
+(in `make test-slow`; Calendar offers about 150 actions a state, too many for depth 3)."""
 
 
 @pytest.mark.parametrize(("site", "cap", "stride", "steps"), WALKS)

@@ -139,7 +139,7 @@ def _pages(server: ServerHandle, task):  # type: ignore[no-untyped-def]
 @pytest.mark.parametrize("site", site_names())
 def test_no_answer_code_or_parameter_outside_visible_content(server: ServerHandle,
                                                              site: str) -> None:
-    for task in site_tasks(site)[::45]:
+    for task in site_tasks(site)[::90]:
         gold, secret = gold_code(task), task_secret(task).hex()
         ids = {e["id"] for e in task.world["entities"]}
         values = {str(c.value) for c in task.verifier

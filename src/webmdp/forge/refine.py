@@ -26,12 +26,14 @@ from typing import Any
 
 from webmdp.core.model import Observation, World
 from webmdp.errors import InvalidAction
+from webmdp.server.app import code_banner
 from webmdp.sites import get_site
 from webmdp.sites._common import views
 from webmdp.tasks.codes import Coder, gold_code
 from webmdp.tasks.model import Task
 from webmdp.tasks.replay import replay
 from webmdp.tasks.verifier import verify
+from webmdp.tracking import Tracker
 
 CHECKS = ("unique", "links", "no_alert", "noise", "no_plaintext")
 _BLOCKING = re.compile(r"\b(?:window\.)?(alert|confirm|prompt)\s*\(")
@@ -74,32 +76,21 @@ class _Split(HTMLParser):
 
 
 def _oracle_path(task: Task) -> tuple[World, list[Observation], list[str]]:
-    """The observations and pages (app HTML, with the code banner after a commit) along the
-    oracle path."""
+    """The observations and pages (app HTML, with the code banner after a commit, as the
+    server draws it) along the oracle path."""
     site = get_site(task.site)
     world = World.from_dict(task.world)
-    coder = Coder.of(task)
-    state = site.initial_state(world)
-    facts = site.facts(state)
-    code: str | None = None
-    views_: list[Observation] = []
+    tracker = Tracker(site, world, Coder.of(task).code)
+    observed: list[Observation] = []
     pages: list[str] = []
     for action in [None, *task.oracle_actions()]:
         if action is not None:
-            after = site.step(state, action, world)
-            new = site.facts(after)
-            strip = {k: v for k, v in new.items() if k != "surface"}
-            if site.action_spec(action.name).changes_state and strip != \
-                    {k: v for k, v in facts.items() if k != "surface"}:
-                code = coder.code(new)
-            state, facts = after, new
-        obs = site.observe(state, world)
+            tracker.apply(action)
+        obs = site.observe(tracker.state, world)
         html = views.render_app(task.site, obs, error=None)
-        if code is not None:
-            html = f'<div class="wm-code" role="status">Confirmation code: {code}</div>' + html
-        views_.append(obs)
-        pages.append(html)
-    return world, views_, pages
+        observed.append(obs)
+        pages.append(html if tracker.code is None else code_banner(tracker.code) + html)
+    return world, observed, pages
 
 
 def check_unique(task: Task) -> list[str]:

@@ -164,7 +164,7 @@ def create_app(token: str) -> FastAPI:
             html = views.render_page(sess.site_name, obs, title=_title(site.title, obs),
                                      base=f"/s/{sid}", version=sess.version)
             if sess.tracker.code is not None:
-                html = html.replace(_APP, _APP + _code_banner(sess.tracker.code), 1)
+                html = html.replace(_APP, _APP + code_banner(sess.tracker.code), 1)
         return HTMLResponse(html, headers=_NO_STORE)
 
     @app.get("/healthz")
@@ -182,9 +182,10 @@ def _with_code(html: str, sess: Session) -> str:
     """The app HTML with the latest commit's confirmation code above it: visible content, the
     only place a code ever appears."""
     code = sess.tracker.code
-    return html if code is None else _code_banner(code) + html
+    return html if code is None else code_banner(code) + html
 
 
-def _code_banner(code: str) -> str:
+def code_banner(code: str) -> str:
+    """The confirmation code as every page shows it (first in ``#app``)."""
     return ('<div class="wm-code" role="status" data-testid="confirmation-code">Confirmation '
             f"code: <strong>{escape(code)}</strong></div>")

@@ -86,4 +86,12 @@ def _public_world(world: World) -> World:
 
 
 def generate_site_tasks(site: Site, n: int = TASKS_PER_SITE) -> list[Task]:
-    return [make_task(site, i, tpl, hn) for i, tpl, hn in plan(site, n)]
+    """A site's task set (deterministic). Built once per process and site: the list is new
+    each call, the tasks are shared (treat them as read-only, or ``model_copy`` them)."""
+    key = (site.name, type(site), n)
+    if key not in _GENERATED:
+        _GENERATED[key] = tuple(make_task(site, i, tpl, hn) for i, tpl, hn in plan(site, n))
+    return list(_GENERATED[key])
+
+
+_GENERATED: dict[tuple[str, type, int], tuple[Task, ...]] = {}
