@@ -123,8 +123,10 @@ def _prefix_states(task: Task) -> list[State]:
 
 
 # -- the oracle: every template, every hard-negative count -------------------------------------
-@pytest.mark.parametrize("site", SITES)
+@pytest.mark.parametrize("site", (*SITES, "accommodation", "repo", "calendar"))
 def test_distance_along_every_oracle_prefix(site: str) -> None:
+    """d(final) = 0, d(prefix k) <= len - k, the bound never above d, one oracle step lowers d
+    by at most one (the other sites with bounds: tests/tasks/test_bounds_*.py)."""
     sample = {(t.template, t.complexity.hard_negative_count): t for t in site_tasks(site)}
     assert {hn for _, hn in sample} == {0, 1, 2, 3}
     assert {tpl for tpl, _ in sample} == set(get_site(site).templates)

@@ -386,6 +386,34 @@ def _text(value: Any) -> str:
     return str(value)
 
 
+def offscreen(catalog: Catalog, world: World) -> Callable[..., int]:
+    """For admissible distance bounds (a site's ``bound.py``): ``(s, eid, look, query=True)``,
+    the listing actions before a results page of ``catalog`` shows ``eid``. The search box
+    only sets the query and each filter action only its facet (a clear: all of them), so a
+    query that misses ``eid`` costs one (search / clear) and filters that reject it one more;
+    else one turn of the page (or a sort) when it is not on this one (``look`` False: assumed
+    on it). ``query`` False: the caller counts the action reaching the results page (maybe a
+    search). Misses and rejections are cached per (query or filters, entity)."""
+    misses: dict[tuple[str, str], int] = {}
+    rejects: dict[tuple[Filters, str], int] = {}
+
+    def cost(s: BrowseState, eid: str, look: bool, query: bool = True) -> int:
+        q = misses.get((s.query, eid)) if query else 0
+        if q is None:
+            hay = _haystack(catalog, world, eid)
+            q = misses[(s.query, eid)] = int(any(w not in hay for w in words(s.query)))
+        f = rejects.get((s.filters, eid))
+        if f is None:
+            e = world.entities[eid]
+            f = rejects[(s.filters, eid)] = int(any(not catalog.facet(name).accepts(e, v)
+                                                    for name, v in s.filters))
+        if q or f or not query:
+            return q + f
+        return int(look and eid not in catalog.visible(world, s))
+
+    return cost
+
+
 @lru_cache(maxsize=16384)
 def _haystack(catalog: Catalog, world: World, eid: str) -> frozenset[str]:
     e = world.entities[eid]

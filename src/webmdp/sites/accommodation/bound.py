@@ -7,8 +7,7 @@ import math
 from typing import Any
 
 from webmdp.core.model import State
-from webmdp.sites._common.catalog import BrowseState, Filters, _haystack
-from webmdp.sites._common.catalog import words as catalog_words
+from webmdp.sites._common.catalog import offscreen as catalog_offscreen
 from webmdp.sites.accommodation.catalog import CATALOG
 from webmdp.sites.accommodation.state import AccommodationState
 from webmdp.tasks.distance import Bound, Facts, Problem, unmet
@@ -58,32 +57,12 @@ def accommodation_bound(p: Problem) -> Bound:
             and c not in cancel]
     unbook_ids = {str(c.value) for c in unbook}
 
-    misses: dict[tuple[str, str], int] = {}
-    rejects: dict[tuple[Filters, str], int] = {}
-
-    def offscreen(s: BrowseState, eid: str, look: bool, query: bool = True) -> int:
-        """Listing actions before a results page shows ``eid``: the search box only sets the
-        query, each filter action only its facet (ClearFilters: all of them), so a query
-        that misses ``eid`` costs one (Search / ClearSearch) and filters that reject it one
-        more; else one turn of the page (or a sort) when it is not on this one. ``query``
-        False: the caller counts the action reaching the results page (maybe a search)."""
-        q = misses.get((s.query, eid)) if query else 0
-        if q is None:
-            hay = _haystack(CATALOG, world, eid)
-            q = misses[(s.query, eid)] = int(any(w not in hay for w in catalog_words(s.query)))
-        f = rejects.get((s.filters, eid))
-        if f is None:
-            e = world.entities[eid]
-            f = rejects[(s.filters, eid)] = int(any(not CATALOG.facet(name).accepts(e, v)
-                                                    for name, v in s.filters))
-        if q or f or not query:
-            return q + f
-        return int(look and eid not in CATALOG.visible(world, s))
+    offscreen = catalog_offscreen(CATALOG, world)
 
     def reach(s: AccommodationState, lid: str, look: bool) -> int:
         """Actions before ViewListing can open ``lid``: 0 where it is listed, else to Trips
         if it has a reservation (1), else to a results page showing it (see
-        :func:`offscreen`)."""
+        :func:`webmdp.sites._common.catalog.offscreen`)."""
         trip = any(r[1] == lid for r in s.reservations)
         if s.surface == "Reservations" and trip:
             return 0

@@ -7,8 +7,7 @@ import math
 from collections.abc import Callable
 
 from webmdp.core.model import State, World
-from webmdp.sites._common.catalog import Filters, _haystack
-from webmdp.sites._common.catalog import words as catalog_words
+from webmdp.sites._common.catalog import offscreen as catalog_offscreen
 from webmdp.sites.repo.catalog import CATALOG
 from webmdp.sites.repo.listing import issue_list, pr_list, state_of
 from webmdp.sites.repo.mdp import REPO_TABS
@@ -76,24 +75,7 @@ def repo_bound(p: Problem) -> Bound:
         else:
             rest.append(c)
 
-    misses: dict[tuple[str, str], int] = {}
-    rejects: dict[tuple[Filters, str], int] = {}
-
-    def offscreen(s: RepoState, rid: str, look: bool, query: bool = True) -> int:
-        """Listing actions before the search page shows ``rid`` (see the docstring);
-        ``query`` False: the caller counts the action reaching the page (maybe a search)."""
-        q = misses.get((s.query, rid)) if query else 0
-        if q is None:
-            hay = _haystack(CATALOG, world, rid)
-            q = misses[(s.query, rid)] = int(any(w not in hay for w in catalog_words(s.query)))
-        f = rejects.get((s.filters, rid))
-        if f is None:
-            e = world.entities[rid]
-            f = rejects[(s.filters, rid)] = int(any(not CATALOG.facet(name).accepts(e, v)
-                                                    for name, v in s.filters))
-        if q or f or not query:
-            return q + f
-        return int(look and rid not in CATALOG.visible(world, s))
+    offscreen = catalog_offscreen(CATALOG, world)
 
     def code(s: RepoState, rid: str, look: bool, extra: int) -> int:
         """To a page ``extra`` tab clicks past the Code tab of ``rid``."""
