@@ -15,11 +15,11 @@ from dataclasses import dataclass, field
 from html import unescape
 
 from webmdp.core.model import State, World
-from webmdp.core.site import Site
-from webmdp.core.spec import Action, SkillCategory
+from webmdp.core.site import Site, fill
+from webmdp.core.spec import SkillCategory
 from webmdp.errors import InvalidAction, WebMDPError
 
-_BOUND = re.compile(r'data-action="([A-Za-z]+)" data-params="([^"]*)"')
+_BOUND = re.compile(r'data-action="([A-Za-z]+(?:\.[A-Za-z]+)?)" data-params="([^"]*)"')
 
 
 @dataclass
@@ -33,16 +33,6 @@ class CheckReport:
     @property
     def ok(self) -> bool:
         return not self.problems
-
-
-def fill(site: Site, action: Action) -> Action:
-    """Complete an available action's agent-typed parameters from ``site.example_params``."""
-    spec = site.action_spec(action.name)
-    params = dict(action.params)
-    for p in spec.params:
-        if p.name not in params and p.name in site.example_params:
-            params[p.name] = site.example_params[p.name]
-    return Action(action.name, params)
 
 
 def bound_pairs(html: str) -> set[tuple[str, str]]:
@@ -86,7 +76,17 @@ def check_site(site: Site, *, tasks_per_template: int = 2, max_states: int = 400
     missing = {a.name for a in site.actions} - rep.actions_reached
     if missing:
         rep.problems.append(f"actions never reached: {sorted(missing)}")
+    rep.problems.extend(_check_card(site, rep.actions_reached))
     return rep
+
+
+def _check_card(site: Site, reached: set[str]) -> list[str]:
+    """The site card (webmdp.cap) agrees with the views: every reached action is bound to a
+    classified widget, every item lies on a declared surface. Registered sites only."""
+    from webmdp.cap.cards import card_problems
+    from webmdp.sites import site_names
+
+    return card_problems(site, reached) if site.name in site_names() else []
 
 
 def _check_declared(site: Site, rep: CheckReport) -> None:

@@ -41,6 +41,9 @@ class SemanticTransition(BaseModel):
     )
     state_key: str = Field("", description="digest of the state after, for trace alignment")
     error: str | None = Field(None, description="why the action was invalid; state unchanged")
+    site: str | None = Field(None, description="in a cross-site episode, the member site the "
+                             "transition belongs to (null: the start page's OpenSite / "
+                             "StartPage, and every single-site transition)")
 
 
 class ModelCall(BaseModel):
@@ -130,6 +133,25 @@ class AgentLog(BaseModel):
     stop_reason: str | None = None
 
 
+class LeafVerdict(BaseModel):
+    """One leaf's verdict: 1, 0, or None (unjudged: a judge reply that could not be read)."""
+
+    id: str
+    kind: str
+    score: int | None
+    evidence: str = ""
+
+
+class RubricResult(BaseModel):
+    """An evaluated tree: every node's score (eq. 2) and every leaf's verdict and evidence."""
+
+    root: float
+    scores: dict[str, float | None]
+    """Every node's score by id (None: an unjudged leaf)."""
+    leaves: list[LeafVerdict]
+    judge: str = "exact"
+
+
 class EpisodeTrace(BaseModel):
     """Everything recorded about one episode."""
 
@@ -158,6 +180,8 @@ class EpisodeTrace(BaseModel):
     duration_s: float = 0.0
     restores: list[Restore] = Field(default_factory=list)
     agent_log: AgentLog | None = None
+    rubric: RubricResult | None = Field(None, description="a cross-site task's rubric tree, "
+                                        "evaluated exactly (CAP eq. 2)")
     noise: str | None = Field(None, description="the real-web noise level (browser mode; "
                               "null: none)")
 

@@ -80,7 +80,7 @@ class Tracker:
                 action=action.name, params=dict(action.params),
                 surface_before=before.surface, surface_after=before.surface,
                 focus_after=before.focus, changed=False, state_key=state_key(before),
-                error=str(exc),
+                error=str(exc), site=self.site.site_of(action.name),
             )
             self.transitions.append(rec)
             return rec
@@ -96,6 +96,7 @@ class Tracker:
             category=spec.category.value, surface_before=before.surface,
             surface_after=after.surface, focus_after=after.focus, changed=after != before,
             changes_state=spec.changes_state, revealed=sorted(new), state_key=state_key(after),
+            site=self.site.site_of(action.name),
         )
         self.transitions.append(rec)
         return rec

@@ -19,6 +19,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("tracking",),
     ("tasks",),
     ("sites",),
+    ("cap",),
     ("conformance",),
     ("server",),
     ("env",),

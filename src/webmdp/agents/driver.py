@@ -7,7 +7,13 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from webmdp.agents.gestures import plan_gesture
+from webmdp.agents.gestures import (
+    DRIVER_KINDS,
+    map_pins,
+    menu_level,
+    plan_gesture,
+    prepares,
+)
 from webmdp.core.spec import Action
 from webmdp.env.actions import GUIAction, click, key, type_text
 
@@ -23,27 +29,31 @@ def _scroll_to(node: dict[str, Any]) -> GUIAction:
     return GUIAction(kind="scroll", x=720, y=450, dy=round(node["y"] - _VIEWPORT_H / 2))
 
 
-def plan_gui(action: Action, nodes: list[dict[str, Any]]) -> list[GUIAction] | None:
+def plan_gui(action: Action, nodes: list[dict[str, Any]], *,
+             kinds: tuple[str, ...] = DRIVER_KINDS) -> list[GUIAction] | None:
     """GUI steps for ``action`` on this page, or ``None`` when the page does not offer it.
 
-    A plan of one scroll or one click on a dropdown means: do it, observe again, plan again
-    (:func:`needs_replan`).
+    ``kinds`` are the gesture plans asked first (:func:`~webmdp.agents.gestures.plan_gesture`);
+    add "map" to open a listing through the results map. Otherwise a map's pins are left
+    alone: the result card binds the same action. A plan of one scroll or one click on a
+    dropdown means: do it, observe again, plan again (:func:`needs_replan`).
     """
-    gesture = plan_gesture(action, nodes)  # a widget that wants a drag (a range slider)
+    gesture = plan_gesture(action, nodes, kinds=kinds)  # a drag, a wizard's steps
     if gesture is not None:
         return gesture
     fields = [n for n in nodes if n.get("id") is not None and n.get("action") == action.name
               and n.get("field") in action.params]
     if fields:
         return _fill(action, fields, nodes)
+    pins = {n["id"] for n in map_pins(nodes)}
     for node in nodes:
         if (node.get("id") is not None and node.get("action") == action.name
-                and not node.get("field")
+                and not node.get("field") and node["id"] not in pins
                 and json.loads(node.get("params") or "{}") == dict(action.params)):
             return [click(node["x"], node["y"])] if _on_screen(node) else [_scroll_to(node)]
-    for node in nodes:  # a closed dropdown (purely visual page state) that holds the action
-        if node.get("menu") and action.name in node["menu"] and not node.get("expanded"):
-            return [click(node["x"], node["y"])] if _on_screen(node) else [_scroll_to(node)]
+    level = menu_level(action, nodes)  # a closed dropdown (page state) that holds the action
+    if level is not None:
+        return [click(level["x"], level["y"])] if _on_screen(level) else [_scroll_to(level)]
     return None
 
 
@@ -78,7 +88,10 @@ def _fill(action: Action, fields: list[dict[str, Any]],
 
 
 def needs_replan(steps: list[GUIAction], action: Action, nodes: list[dict[str, Any]]) -> bool:
-    """True when ``steps`` only prepare the page (scroll, open a dropdown) for ``action``."""
+    """True when ``steps`` only prepare the page (scroll, open a dropdown or a menu level, a
+    wizard's Next) for ``action``."""
+    if prepares(steps, nodes):
+        return True
     if len(steps) != 1:
         return False
     if steps[0].kind == "scroll":

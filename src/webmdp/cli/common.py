@@ -74,8 +74,12 @@ def _check_difficulty(tasks: list[Task], path: Path) -> None:
 def select_tasks(site: str | None, *, tasks_file: Path | None = None, template: str | None = None,
                  task_ids: list[str] | None = None, limit: int | None = None,
                  spread: bool = False, hard_negatives: list[int] | None = None,
-                 access_levels: list[str] | None = None) -> list[Task]:
+                 access_levels: list[str] | None = None, suite: str = "builtin") -> list[Task]:
     """Tasks of sites (generated) or from a file, filtered, limited.
+
+    ``suite``: ``builtin`` (every site's generated tasks), ``cross-site`` (the generated
+    cross-site tasks, :mod:`webmdp.cap.compose`; ``site`` then keeps those whose sites include
+    it) or a JSONL task file (as ``tasks_file``). A file must hold one suite, not both.
 
     ``site`` and ``template`` take one name, a comma-separated list or ``all``;
     ``hard_negatives`` and ``access_levels`` keep tasks with those complexity values. Without a
@@ -86,6 +90,14 @@ def select_tasks(site: str | None, *, tasks_file: Path | None = None, template: 
     """
     if limit is not None and limit < 1:
         raise ConfigError(f"--limit must be at least 1, got {limit}")
+    if suite not in SUITES:
+        if tasks_file is not None:
+            raise ConfigError(f"give either --suite FILE or --tasks FILE, not both ({suite}, "
+                              f"{tasks_file})")
+        tasks_file = Path(suite)
+    elif suite == CROSS or (tasks_file is None and any(
+            i.startswith(CROSS + "_") for i in task_ids or [])):
+        return _select_cross(site, tasks_file, template, task_ids, limit, spread)
     from webmdp.tasks.dial import is_dial_id, resolve
 
     dialled = [i for i in task_ids or [] if is_dial_id(i)]
@@ -99,6 +111,8 @@ def select_tasks(site: str | None, *, tasks_file: Path | None = None, template: 
     if tasks_file is not None:
         tasks = read_tasks(tasks_file)
         source = f"{len(tasks)} tasks in {tasks_file}"
+        if check_one_suite(tasks, tasks_file) == CROSS:
+            return _select_cross(site, tasks_file, template, task_ids, limit, spread, tasks)
         _check_difficulty(tasks, tasks_file)
     else:
         names = sites or _sites_of(task_ids) or site_names()
@@ -144,6 +158,72 @@ def select_tasks(site: str | None, *, tasks_file: Path | None = None, template: 
         else:
             tasks = tasks[:limit]
     return tasks
+
+
+SUITES = ("builtin", "cross-site")
+CROSS = "cross-site"
+
+
+def suite_of(task: Task) -> str:
+    return CROSS if task.sites else "builtin"
+
+
+def check_one_suite(tasks: list[Task], path: Path) -> str:
+    """The suite of a task file's tasks; a file mixing suites is refused (their runs, reports
+    and statistics differ)."""
+    kinds: dict[str, int] = {}
+    for t in tasks:
+        kinds[suite_of(t)] = kinds.get(suite_of(t), 0) + 1
+    if len(kinds) > 1:
+        raise ConfigError(f"{path}: the file mixes suites ({kinds['builtin']} single-site and "
+                          f"{kinds[CROSS]} cross-site tasks); keep one suite per file")
+    return next(iter(kinds), "builtin")
+
+
+@cache
+def cross_tasks() -> tuple[Task, ...]:
+    from webmdp.cap.compose import generate_cross_tasks
+
+    return tuple(generate_cross_tasks())
+
+
+def _select_cross(site: str | None, tasks_file: Path | None, template: str | None,
+                  task_ids: list[str] | None, limit: int | None, spread: bool,
+                  tasks: list[Task] | None = None) -> list[Task]:
+    """The cross-site selection: ``site`` keeps tasks whose sites include one of the names;
+    ``template`` names DAG patterns."""
+    if tasks is None:
+        if tasks_file is not None:
+            tasks = read_tasks(tasks_file)
+            check_one_suite(tasks, tasks_file)
+        else:
+            tasks = list(cross_tasks())
+    source = f"{len(tasks)} cross-site tasks" + (f" in {tasks_file}" if tasks_file else "")
+    steps = _Filters(tasks, source)
+    sites = [n for n in _names(site) if n != CROSS]
+    if sites:
+        for name in sites:
+            get_site(name)
+        steps.keep(f"--site {site}", lambda t: bool(set(t.sites or ()) & set(sites)))
+    patterns = _names(template)
+    if patterns:
+        known = sorted({t.template for t in tasks})
+        for name in patterns:
+            if name not in known:
+                raise unknown_choice("cross-site pattern", name, known)
+        steps.keep(f"--template {template}", lambda t: t.template in patterns)
+    out = steps.tasks
+    if task_ids:
+        by_id = {t.id: t for t in out}
+        for i in task_ids:
+            if i not in by_id:
+                raise ConfigError(f"unknown task id '{i}' ({steps.why()})")
+        out = [by_id[i] for i in task_ids]
+    if not out:
+        raise ConfigError(steps.empty())
+    if limit is not None and limit < len(out):
+        out = [out[int(i * len(out) / limit)] for i in range(limit)] if spread else out[:limit]
+    return out
 
 
 class _Filters:

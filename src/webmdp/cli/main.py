@@ -12,7 +12,9 @@ from webmdp.cli import (
     forge_cmd,
     import_cmd,
     report_cmd,
+    rubric_cmd,
     run_cmd,
+    sites_cmd,
     synth_cmd,
     tasks_cmd,
     validate_cmd,
@@ -32,6 +34,8 @@ app.add_typer(agents_cmd.app, name="agents")
 app.add_typer(import_cmd.app, name="import")
 app.add_typer(synth_cmd.app, name="synth")
 app.add_typer(forge_cmd.app, name="forge")
+app.add_typer(rubric_cmd.app, name="rubric")
+app.add_typer(sites_cmd.app, name="sites")
 
 
 for name, command in (("run", run_cmd.run), ("report", report_cmd.report),

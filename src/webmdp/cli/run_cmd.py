@@ -21,7 +21,7 @@ OBSERVATIONS = ("screenshot", "axtree", "both")
 COORDS = ("absolute", "relative1000", "normalized1")
 BACKENDS = ("local", "ray")
 SERVERS = ("per-worker", "shared")
-_SELECT = ("site", "template", "hard_negatives", "access_level", "task_id", "tasks_file",
+_SELECT = ("site", "template", "hard_negatives", "access_level", "task_id", "tasks_file", "suite",
            "limit")
 _OPERATIONAL = ("workers", "slots", "backend", "server", "retries", "episode_timeout",
                 "step_timeout", "ray_address", "base_url", "api_key", "timeout", "max_retries",
@@ -54,9 +54,14 @@ def run(
                                                  "detail (comma-separated)."),
     task_id: list[str] = typer.Option(None, "--task", help="Only these task ids (repeatable)."),
     tasks_file: Path | None = typer.Option(None, "--tasks", help="Read tasks from a JSONL file."),
+    suite: str = typer.Option("builtin", "--suite", help="'builtin' (the sites' tasks) or "
+                              "'cross-site' (CAP's cross-site tasks over 2-4 sites, scored by "
+                              "rubric trees; --site keeps those that include the site)."),
     seeds: str = typer.Option("0", "--seeds", help="Agent seeds, e.g. 0,1,2: every task once "
                               "per seed; a seed other than 0 is stored as agent NAME@sSEED."),
-    step_budget: int = typer.Option(50, help="GUI steps before an episode is truncated."),
+    step_budget: int = typer.Option(50, help="GUI steps before an episode is truncated (per "
+                                    "site: a cross-site episode over k sites gets k times as "
+                                    "many)."),
     screenshots: bool = typer.Option(False, help="Save a screenshot per browser step."),
     observation: str = typer.Option("both", help="Browser observation: screenshot, axtree or "
                                                   "both."),
@@ -235,12 +240,12 @@ def run(
         if stored is not None and not (given & set(_SELECT)):
             tasks = _stored_tasks(out, stored)
         else:
-            if site is None and tasks_file is None and not task_id:
+            if site is None and tasks_file is None and not task_id and suite == "builtin":
                 site = "shopping"
             tasks = select_tasks(site, tasks_file=tasks_file, template=template,
                                  task_ids=task_id or None, limit=limit, spread=True,
                                  hard_negatives=_ints(hard_negatives, "--hard-negatives"),
-                                 access_levels=_list(access_level))
+                                 access_levels=_list(access_level), suite=suite)
         agents = [AgentSpec(a, seed=s, model=model_cfg if a in MODEL_AGENTS else None)
                   for a in agent for s in agent_seeds]
         per_worker = slots or _default_slots(agents, workers)

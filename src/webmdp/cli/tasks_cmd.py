@@ -12,7 +12,10 @@ from webmdp.tasks.io import write_tasks
 
 app = typer.Typer(help="List, show and generate benchmark tasks.", no_args_is_help=True)
 
-SITE = typer.Option("all", "--site", "-s", help="Site name, or 'all'.")
+SITE = typer.Option("all", "--site", "-s", help="Site name, or 'all'. With --suite "
+                    "cross-site: the cross-site tasks whose sites include it.")
+SUITE = typer.Option("builtin", "--suite", help="'builtin' (every site's generated tasks), "
+                     "'cross-site' (the generated cross-site tasks, CAP) or a JSONL task file.")
 
 
 @app.command("list")
@@ -21,12 +24,14 @@ def list_tasks(
     template: str | None = typer.Option(None, help="Only this template."),
     limit: int | None = typer.Option(None, help="Show at most N tasks (N at least 1)."),
     tasks_file: Path | None = typer.Option(None, "--tasks", help="Read tasks from a JSONL file."),
+    suite: str = SUITE,
 ) -> None:
     """One line per task: id, template, complexity and instruction."""
     if limit is not None:
         in_range("--limit", limit, 1)
     with user_errors():
-        tasks = select_tasks(site, tasks_file=tasks_file, template=template, limit=limit)
+        tasks = select_tasks(site, tasks_file=tasks_file, template=template, limit=limit,
+                             suite=suite)
     table = Table("id", "template", "HN", "oracle", "access", "instruction", box=None)
     for t in tasks:
         c = t.complexity
@@ -68,6 +73,9 @@ def generate(
                                     "breadth, interaction, visual, info, reasoning, risk)."),
     domain: str | None = typer.Option(None, "--domain", help="Dial: only templates of this "
                                       "WebForge domain, D1..D7 (see `tasks stats`)."),
+    suite: str = typer.Option("builtin", "--suite", help="'builtin' (the sites' generated "
+                              "tasks) or 'cross-site' (CAP's cross-site tasks over 2-4 sites: "
+                              "the first N of the deterministic stream, 350 by default)."),
 ) -> None:
     """Generate tasks (deterministic: same ids and seeds give the same bytes) into a file.
 
@@ -79,6 +87,14 @@ def generate(
         in_range("--limit", limit, 1)
     if level is not None:
         in_range("--level", level, 1, 3)
+    if suite not in ("builtin", "cross-site"):
+        raise fail(f"--suite for generate is 'builtin' or 'cross-site', not {suite!r}")
+    if suite == "cross-site":
+        if level is not None or dims is not None or domain is not None:
+            raise fail("the difficulty dial (--level, --dims, --domain) draws single-site "
+                       "tasks; it does not combine with --suite cross-site")
+        _cross(out, site, template, limit)
+        return
     if level is None and dims is None and domain is None:
         with user_errors():
             tasks = select_tasks(site, template=template, limit=limit)
@@ -86,6 +102,23 @@ def generate(
         console.print(f"wrote {len(tasks)} tasks to {out}")
         return
     _dial(out, site, template, limit or 10, level, dims, domain)
+
+
+def _cross(out: Path, site: str, template: str | None, limit: int | None) -> None:
+    from webmdp.cap.compose import DEFAULT_COUNT, generate_cross_tasks
+    from webmdp.cli.common import _select_cross
+
+    filtered = site != "all" or template is not None
+    count = DEFAULT_COUNT if filtered else (limit or DEFAULT_COUNT)
+    with user_errors():
+        with console.status(f"composing {count} cross-site tasks (each oracle replayed and "
+                            "verified)..."):
+            tasks = generate_cross_tasks(max(count, limit or 0))
+        if filtered:
+            tasks = _select_cross(site, None, template, None, limit, False, tasks)
+    write_tasks(out, tasks)
+    n_sites = len({s for t in tasks for s in t.sites or ()})
+    console.print(f"wrote {len(tasks)} cross-site tasks over {n_sites} sites to {out}")
 
 
 def _dial(out: Path, site: str, template: str | None, limit: int, level: int | None,
@@ -123,8 +156,7 @@ STATS_BY = ("level", "dimension", "site")
 
 @app.command("stats")
 def stats(
-    suite: str = typer.Option("builtin", "--suite", help="'builtin' (every site's generated "
-                              "tasks) or a JSONL task file."),
+    suite: str = SUITE,
     site: str = SITE,
     by: str = typer.Option("level,dimension", "--by", help="Comma-separated tables: 'level' "
                            "(tasks per overall level), 'dimension' (tasks per level of each of "
@@ -132,7 +164,10 @@ def stats(
                            "per site)."),
     as_json: bool = typer.Option(False, "--json", help="Print the counts as one JSON object."),
 ) -> None:
-    """Task counts by WebForge difficulty: overall level and the seven dimensions."""
+    """Task counts by WebForge difficulty: overall level and the seven dimensions. For the
+    cross-site suite: CAP's Table 2 (clusters, websites, functions, execution and perception
+    items: distinct types, and per task average, min, max) and tasks per DAG pattern and per
+    number of sites."""
     import json
 
     from webmdp.errors import unknown_choice
@@ -143,7 +178,10 @@ def stats(
         if name not in STATS_BY:
             raise fail(str(unknown_choice("--by table", name, list(STATS_BY))))
     with user_errors():
-        tasks = select_tasks(site, tasks_file=None if suite == "builtin" else Path(suite))
+        tasks = select_tasks(site, suite=suite)
+    if any(t.cross is not None for t in tasks):
+        _cross_stats(tasks, as_json)
+        return
     total = counts(tasks)
     per_site = {s: counts([t for t in tasks if t.site == s])
                 for s in sorted({t.site for t in tasks})} if "site" in tables else {}
@@ -174,4 +212,31 @@ def stats(
         table = Table("site", "tasks", "L1", "L2", "L3", "none", title="overall level by site")
         for name, c in per_site.items():
             table.add_row(name, str(c["n"]), *(str(v) for v in c["level"].values()))
+        show.print(table)
+
+
+def _cross_stats(tasks: list, as_json: bool) -> None:
+    import json
+
+    from webmdp.cap.stats import table2
+
+    out = table2(tasks)
+    if as_json:
+        typer.echo(json.dumps(out, sort_keys=True))
+        return
+    from rich.console import Console
+
+    show = Console(width=160)
+    table = Table("category", "types", "avg", "min", "max",
+                  title=f"{out['n']} cross-site tasks (CAP Table 2)")
+    for name, row in out["table2"].items():
+        table.add_row(name, str(row["types"]), f"{row['avg']:.1f}", str(row["min"]),
+                      str(row["max"]))
+    show.print(table)
+    for key, title in (("patterns", "tasks per DAG pattern"),
+                       ("sites_per_task", "tasks per number of sites"),
+                       ("site_tasks", "tasks per site")):
+        table = Table(key.replace("_", " "), "tasks", title=title)
+        for name, k in out[key].items():
+            table.add_row(str(name), str(k))
         show.print(table)

@@ -18,8 +18,9 @@ from webmdp.cli.common import (
 
 
 def validate(
-    site: str = typer.Option(..., "--site", "-s", help="Site, comma-separated sites, or "
-                             "'all'."),
+    site: str | None = typer.Option(None, "--site", "-s", help="Site, comma-separated sites, "
+                                    "or 'all' (required for the builtin suite; with "
+                                    "--suite cross-site, the tasks whose sites include it)."),
     limit: int | None = typer.Option(None, "--limit", "-n", help="Only N (at least 1) tasks "
                                      "per site (spread over its templates and hard-negative "
                                      "counts)."),
@@ -30,6 +31,9 @@ def validate(
                               "light, real, real-time; see `webmdp run --help`): the oracle "
                               "closes what is in its way, and the semantic trace must still "
                               "equal the MDP replay."),
+    suite: str = typer.Option("builtin", "--suite", help="'builtin' (the sites' tasks), "
+                              "'cross-site' (the cross-site tasks, one episode over 2-4 sites) "
+                              "or a JSONL task file."),
 ) -> None:
     """Replay every oracle in Chromium (WebSTEP E.1 levels 1-3): the GUI must produce the same
     semantic trace as the MDP replay and pass the verifier."""
@@ -42,10 +46,16 @@ def validate(
     t0 = time.perf_counter()
     with user_errors():
         check_noise(noise)
-        names = site_names() if site == "all" else [s.strip() for s in site.split(",")]
-        tasks = [t for name in names for t in select_tasks(name, limit=limit, spread=True)]
+        if suite != "builtin":
+            tasks = select_tasks(site, limit=limit, spread=True, suite=suite)
+        elif site is None:
+            raise fail("--site is required (a site, comma-separated sites or 'all'), or "
+                       "give --suite cross-site / --suite FILE")
+        else:
+            names = site_names() if site == "all" else [s.strip() for s in site.split(",")]
+            tasks = [t for name in names for t in select_tasks(name, limit=limit, spread=True)]
         with progress() as bar:
-            job = bar.add_task(f"validate {site}", total=len(tasks))
+            job = bar.add_task(f"validate {site or suite}", total=len(tasks))
             reports = validate_sites(tasks, workers, on_tasks=lambda n: bar.advance(job, n),
                                      noise=noise)
     wall = time.perf_counter() - t0

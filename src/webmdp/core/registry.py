@@ -22,6 +22,10 @@ _ENTRY_POINTS: dict[str, str] = {
     "jobs": "webmdp.sites.jobs.site:JobsSite",
 }
 
+_COMPOSITES: dict[str, str] = {"cross-site": "webmdp.sites.cross.site:CrossSite"}
+"""MDPs made of the sites above (not sites of their own: :func:`site_names` leaves them out,
+so "every site" still means the single sites)."""
+
 
 def register_site(name: str, entry_point: str) -> None:
     """Register a site class by ``"module:attr"`` without importing it."""
@@ -36,8 +40,9 @@ def site_names() -> list[str]:
 @cache
 def get_site(name: str) -> Site:
     """The (stateless, shared) site instance for ``name``."""
-    if name not in _ENTRY_POINTS:
+    entry = _ENTRY_POINTS.get(name) or _COMPOSITES.get(name)
+    if entry is None:
         raise unknown_choice("site", name, site_names())
-    module, attr = _ENTRY_POINTS[name].split(":")
+    module, attr = entry.split(":")
     cls = getattr(importlib.import_module(module), attr)
     return cls()

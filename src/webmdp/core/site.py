@@ -107,6 +107,11 @@ class Site(ABC):
         """Flat application facts of a state (cart contents, starred threads, ...) that task
         verifier conditions are checked against."""
 
+    def site_of(self, action: str) -> str | None:
+        """The member site an action belongs to in a composite (cross-site) MDP; None for a
+        single site, whose transitions need no tag."""
+        return None
+
     def browser_back(self, state: State) -> Action | None:
         """The semantic action the browser's Back button stands for in ``state`` (None: none)."""
         return None
@@ -155,3 +160,13 @@ def _check_type(action: str, name: str, typ: str, choices: tuple[str, ...], valu
         raise InvalidAction(f"{action}: parameter '{name}' must be {typ}, got {value!r}")
     if choices and value not in choices:
         raise InvalidAction(f"{action}: parameter '{name}' must be one of {list(choices)}")
+
+
+def fill(site: Site, action: Action) -> Action:
+    """Complete an available action's agent-typed parameters from ``site.example_params``."""
+    spec = site.action_spec(action.name)
+    params = dict(action.params)
+    for p in spec.params:
+        if p.name not in params and p.name in site.example_params:
+            params[p.name] = site.example_params[p.name]
+    return Action(action.name, params)

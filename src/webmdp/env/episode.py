@@ -7,6 +7,7 @@ from typing import Any
 
 from webmdp.tasks.answers import matches
 from webmdp.tasks.model import Task
+from webmdp.tasks.rubric_eval import evaluate
 from webmdp.tasks.verifier import verify
 from webmdp.trace import (
     EpisodeTrace,
@@ -34,7 +35,8 @@ class Episode:
 
     def __init__(self, task: Task, *, agent: str, mode: Mode, step_budget: int):
         self.task = task
-        self.step_budget = step_budget
+        self.step_budget = step_budget * max(1, len(task.sites or ()))
+        """The budget is per site: a cross-site episode over k sites gets k times as many."""
         self.started = time.perf_counter()
         self.trace = EpisodeTrace(task_id=task.id, site=task.site, template=task.template,
                                   agent=agent, mode=mode, seed=task.seed)
@@ -81,6 +83,9 @@ class Episode:
             tr.verifier[ANSWER_CHECK] = matches(self.task.answer, answer)
         tr.success = termination != "infra_error" and bool(tr.verifier) and all(
             tr.verifier.values())
+        if self.task.cross is not None:  # a cross-site task: its rubric tree, leaf by leaf
+            tr.rubric = evaluate(self.task.cross.rubric, tr.transitions(),
+                                 tr.initial_revealed, facts, answer)
         tr.termination = termination
         tr.terminated = termination in AGENT_ENDINGS
         tr.truncated = termination == "budget"

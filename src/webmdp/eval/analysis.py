@@ -15,6 +15,7 @@ from typing import Any
 
 from webmdp.errors import WebMDPError
 from webmdp.eval.bifurcation import bifurcation_summary, bifurcations
+from webmdp.eval.cap_section import cap_summary
 from webmdp.eval.difficulty_section import difficulty_summary
 from webmdp.eval.disagreements import episode_disagreements, read_recorded
 from webmdp.eval.importers.webstep import RecordedValues
@@ -54,6 +55,8 @@ class Analysis:
     synth: dict[str, Any] = field(default_factory=dict)
     """What `webmdp synth` stored next to the runs (:func:`synth_section.synth_summary`)."""
     difficulty: dict[str, Any] = field(default_factory=dict)
+    cap: dict[str, Any] = field(default_factory=dict)
+    """Cross-site tasks' rubric scores (:func:`cap_section.cap_summary`); empty without any."""
     """Success by measured WebForge difficulty (:func:`difficulty_section.difficulty_summary`)."""
 
     @property
@@ -113,4 +116,5 @@ def analyse(loaded: LoadedRuns, *, matcher: Matcher | None = None,
                     "by_agent": {k: aggregate_planning(v) for k, v in sorted(by_agent.items())}}
     out.synth = synth_summary(loaded.runs)
     out.difficulty = difficulty_summary(loaded.episodes)
+    out.cap = cap_summary(loaded.episodes)
     return out

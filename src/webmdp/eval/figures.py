@@ -120,3 +120,37 @@ def exploration_curves(rows: Sequence[EpisodeMetrics]) -> bytes:
     axes[-1].legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.0, 1.0))
     fig.suptitle("Exploration success by task complexity (WebSTEP 4.4)", fontsize=9)
     return _png(fig)
+
+
+def cap_complexity(agents: Mapping[str, Mapping[str, Any]]) -> bytes:
+    """CAP Figure 4: task score against raw-sum and normalised complexity, one colour per
+    agent, with each definition's Pearson r in the panel title."""
+    fig, axes = plt.subplots(1, 2, figsize=(9, 3.0), sharey=True)
+    for ax, (key, label) in zip(axes, (("raw_sum", "raw-sum complexity"),
+                                       ("normalised", "normalised complexity")), strict=True):
+        rs = []
+        for agent, per in agents.items():
+            pts = per["complexity"][key]["points"]
+            ax.scatter([p[0] for p in pts], [p[1] for p in pts], s=12, alpha=0.7, label=agent)
+            rs.append(f"{agent}: r={per['complexity'][key]['pearson']}")
+        ax.set_xlabel(label)
+        ax.set_title("; ".join(rs), fontsize=7)
+        ax.set_ylim(-0.05, 1.05)
+    axes[0].set_ylabel("rubric score")
+    axes[-1].legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.0, 1.0))
+    fig.suptitle("Complexity vs score (CAP Figure 4)", fontsize=9)
+    return _png(fig)
+
+
+def cap_types(by_type: Mapping[str, Mapping[str, Mapping[str, Any]]]) -> bytes:
+    """CAP Figure A.1: the mean leaf score per action type and per perception type."""
+    fig, axes = plt.subplots(1, 2, figsize=(10, 3.2))
+    for ax, kind in zip(axes, ("action", "perception"), strict=True):
+        per = {t: v["score"] for t, v in by_type.get(kind, {}).items() if v["score"] is not None}
+        ax.bar(list(per), [100 * v for v in per.values()], color="#4a6cf7")
+        ax.set_title(f"{kind} types", fontsize=8)
+        ax.set_ylim(0, 100)
+        ax.tick_params(axis="x", labelrotation=90, labelsize=6)
+    axes[0].set_ylabel("leaf score (%)")
+    fig.suptitle("Score per CAP type (Figure A.1)", fontsize=9)
+    return _png(fig)

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from webmdp.eval import difficulty_section, synth_section
+from webmdp.eval import cap_section, difficulty_section, synth_section
 from webmdp.eval import figures as fig
 from webmdp.eval.analysis import Analysis
 from webmdp.eval.html import markdown_to_html
@@ -160,6 +160,12 @@ def _sections(a: Analysis, images: dict[str, bytes]) -> list[str]:
     out += _planning_section(a)
     out += _bifurcation_section(a, images)
     out += difficulty_section.markdown(a.difficulty)
+    out += cap_section.markdown(a.cap)
+    if a.cap:
+        images["figures/cap_types.png"] = fig.cap_types(a.cap["by_type"])
+        images["figures/cap_complexity.png"] = fig.cap_complexity(a.cap["agents"])
+        out += ["![Score per CAP type (Figure A.1)](figures/cap_types.png)", "",
+                "![Complexity vs score (CAP Figure 4)](figures/cap_complexity.png)", ""]
     if a.synth:
         out += synth_section.markdown(a.synth)
         cdf = synth_section.cdf_figure(a.synth)
@@ -231,6 +237,7 @@ def report_json(a: Analysis) -> dict[str, Any]:
     out["runs"] = [r.as_json() for r in a.runs]
     out["synth"] = a.synth
     out["difficulty"] = a.difficulty
+    out["cap"] = a.cap
     return out
 
 

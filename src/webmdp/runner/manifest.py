@@ -33,6 +33,9 @@ DERIVED = ("version", "difficulty", "domain", "answer_type", "answer")
 domain and answer type): a task set's hash leaves them out, so measuring something new about
 the same tasks keeps a run resumable."""
 HASH_BASIS = 2
+OPTIONAL = ("sites", "cross")
+"""Task fields of format 3 that only cross-site tasks have: left out of the hash when empty,
+so a single-site task set hashes as it did before them (its runs stay resumable)."""
 
 
 def task_set_hash(tasks: list[Task], *, basis: int = HASH_BASIS) -> str:
@@ -44,6 +47,9 @@ def task_set_hash(tasks: list[Task], *, basis: int = HASH_BASIS) -> str:
         data = t.model_dump(mode="json")
         for key in DERIVED:
             data.pop(key, None)
+        for key in OPTIONAL:
+            if data.get(key) is None:
+                data.pop(key, None)
         if basis == 1:
             data["version"] = 1
         h.update(json.dumps(data, sort_keys=True).encode())

@@ -81,6 +81,7 @@ def create_app(token: str) -> FastAPI:
             "html": _with_code(views.render_app(sess.site_name, obs, error=error), sess),
             "version": sess.version, "surface": obs.surface, "title": _title(site.title, obs),
             "url": f"/s/{sess.id}/{obs.surface.lower()}", "error": error,
+            "stylesheet": views.stylesheet(sess.site_name, obs),
         }
 
     @app.post("/control/sessions")

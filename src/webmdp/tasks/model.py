@@ -7,24 +7,17 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from webmdp.core.spec import Action
+from webmdp.tasks.conditions import Condition
+from webmdp.tasks.rubric import RubricNode
 
-TASK_VERSION = 2
+TASK_VERSION = 3
 """2: tasks carry their measured ``difficulty`` (WebForge's seven dimensions) and their
-``domain``, ``answer_type`` (and ``answer``). A version-1 file still loads, without them."""
+``domain``, ``answer_type`` (and ``answer``). 3: a cross-site task (``site`` "cross-site")
+carries its ``sites`` and ``cross`` (DAG, covered points, rubric tree). Files of versions 1
+and 2 still load."""
 
 AccessLevel = Literal["card", "filter", "detail"]
 AnswerType = Literal["direct", "operation_code", "mixed"]
-
-
-class Condition(BaseModel):
-    """A verifier condition on the final semantic state's facts (C.3)."""
-
-    model_config = ConfigDict(frozen=True)
-
-    fact: str
-    op: Literal["eq", "contains", "not_contains"] = "eq"
-    value: Any = None
-    description: str = ""
 
 
 class InfoConstraint(BaseModel):
@@ -82,6 +75,63 @@ class ActionModel(BaseModel):
         return cls(name=action.name, params=dict(action.params))
 
 
+class Port(BaseModel):
+    """A typed value a DAG step outputs (CAP's information flow): ``field`` of ``entity``, as
+    the page shows it (``value``), of type ``type`` (money, name, text, number, time, email,
+    code)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    entity: str
+    field: str
+    type: str
+    label: str
+    value: str
+
+
+class DagStep(BaseModel):
+    """One step of a cross-site task's information-flow DAG: a task on one site (the
+    single-site task it was made from), what it outputs and which steps' outputs it consumes
+    (carried in the message it sends)."""
+
+    id: str
+    site: str
+    base_task: str
+    goal: str
+    output: Port | None = None
+    inputs: list[str] = Field(default_factory=list)
+
+
+class CoveredPoint(BaseModel):
+    """CAP's covered point e = (id, tau, d): an execution or perception item a task needs."""
+
+    id: str
+    kind: Literal["action", "perception"]
+    type_id: str | None
+    """The CAP type (AT.., PT..); None for a perception point on a surface whose card lists
+    no perception item."""
+    site: str
+    description: str
+    actions: list[str] = Field(default_factory=list)
+    """An execution point: the site's actions bound to the widget (any of them counts)."""
+    entity: str | None = None
+    field: str | None = None
+    """A perception point: the (entity, field) the task must see."""
+
+
+class CrossInfo(BaseModel):
+    """What makes a task cross-site (CAP §3.4): its pattern, DAG, clusters, functions,
+    covered points and rubric tree."""
+
+    pattern: str
+    dag: list[DagStep]
+    edges: list[tuple[str, str]]
+    clusters: list[str]
+    functions: list[str]
+    covered: list[CoveredPoint]
+    rubric: RubricNode
+
+
 class Task(BaseModel):
     """A generated task: instruction, seeded world, target, hard negatives, verifier, oracle."""
 
@@ -114,6 +164,9 @@ class Task(BaseModel):
     """The value a ``direct`` or ``mixed`` task's final answer must state (compared after
     normalisation, :mod:`webmdp.tasks.answers`)."""
     world: dict[str, Any]
+    sites: list[str] | None = None
+    """A cross-site task's sites (``site`` is then "cross-site"); None for a single site."""
+    cross: CrossInfo | None = None
 
     def oracle_actions(self) -> list[Action]:
         return [a.to_action() for a in self.oracle]

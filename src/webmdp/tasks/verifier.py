@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from webmdp.tasks.answers import mentions
 from webmdp.tasks.model import Condition
 from webmdp.tasks.template import Draft
 
@@ -16,6 +17,10 @@ def check_condition(cond: Condition, facts: dict[str, Any]) -> bool:
         return actual is not None and cond.value in actual
     if cond.op == "not_contains":
         return actual is None or cond.value not in actual
+    if cond.op == "mentions":
+        wanted = cond.value if isinstance(cond.value, list) else [cond.value]
+        texts = actual if isinstance(actual, list) else [actual]
+        return any(all(mentions(w, t) for w in wanted) for t in texts)
     raise ValueError(f"unknown verifier op {cond.op!r}")
 
 

@@ -41,6 +41,44 @@ class RecordedRow:
     note: str = ""
 
 
+@dataclass(frozen=True)
+class RubricNodeView:
+    """A rubric tree node as the panel shows it: its score and, for a leaf, its verdict and
+    the evidence the exact check found."""
+
+    id: str
+    description: str
+    critical: bool
+    score: float | None
+    kind: str | None = None
+    type_id: str | None = None
+    verdict: int | None = None
+    evidence: str = ""
+    children: tuple[RubricNodeView, ...] = ()
+
+
+def rubric_view(trace: EpisodeTrace, task: Task) -> RubricNodeView | None:
+    """A cross-site task's tree with this episode's scores (from the trace, else evaluated
+    now from its transitions)."""
+    from webmdp.eval.cap_section import rubric_of
+    from webmdp.tasks.rubric import RubricNode
+
+    result = rubric_of(trace, task)
+    if result is None or task.cross is None:
+        return None
+    leaves = {v.id: v for v in result.leaves}
+
+    def node(n: RubricNode) -> RubricNodeView:
+        v = leaves.get(n.id)
+        return RubricNodeView(
+            id=n.id, description=n.description, critical=n.critical,
+            score=result.scores.get(n.id), kind=n.kind, type_id=n.type_id,
+            verdict=v.score if v else None, evidence=v.evidence if v else "",
+            children=tuple(node(c) for c in n.children))
+
+    return node(task.cross.rubric)
+
+
 @dataclass
 class VerificationView:
     conditions: list[ConditionView] = field(default_factory=list)
@@ -50,6 +88,8 @@ class VerificationView:
     metrics_error: str | None = None
     recorded: list[RecordedRow] = field(default_factory=list)
     bundle: str | None = None
+    rubric: RubricNodeView | None = None
+    """A cross-site task's rubric tree (CAP), scored exactly."""
 
     @property
     def passed(self) -> int:
@@ -77,6 +117,7 @@ def verification(trace: EpisodeTrace, task: Task, recorded: RecordedValues | Non
             recomputed=check_condition(c, facts)))
     view.recomputed_success = bool(view.conditions) and all(
         c.recomputed for c in view.conditions)
+    view.rubric = rubric_view(trace, task)
     try:
         view.metrics = episode_metrics(trace, task)
     except WebMDPError as exc:

@@ -81,10 +81,46 @@ def environment(site: str) -> Environment:
     return env
 
 
+CROSS = "cross-site"
+"""The composite MDP's name (``webmdp.sites.cross``): its pages are a member site's page under
+a site switcher, or the start page."""
+_CROSS_VIEWS = "cross"
+_BOUND_NAME = re.compile(r'(data-(?:action|drag|drop-for)=")([A-Za-z]+)"')
+
+
 def render_app(site: str, obs: Observation, **extra: Any) -> str:
     """The inner ``#app`` markup of a surface."""
+    if site == CROSS:
+        return _render_cross(obs, **extra)
     tpl = environment(site).get_template(f"{obs.surface}.html")
     return tpl.render(obs=obs, ctx=obs.context, entities=obs.entities, **extra)
+
+
+def _render_cross(obs: Observation, **extra: Any) -> str:
+    """A cross-site page: the start page, or the open member's own page (its actions renamed
+    ``site.Action``, as the composite MDP names them) under the site switcher."""
+    env = environment(_CROSS_VIEWS)
+    member = obs.context.get("_site")
+    if not member:
+        return env.get_template("Home.html").render(obs=obs, ctx=obs.context, **extra)
+    lead = f"{member}."
+    inner = Observation(
+        surface=obs.context["_surface"], kind=obs.kind, entities=obs.entities,
+        available=tuple(type(a)(a.name[len(lead):], a.params) for a in obs.available
+                        if a.name.startswith(lead)),
+        context=obs.context)
+    html = _BOUND_NAME.sub(lambda m: f'{m.group(1)}{lead}{m.group(2)}"',
+                           render_app(member, inner, **extra))
+    switcher = env.get_template("switcher.html").render(obs=obs, ctx=obs.context,
+                                                        current=member)
+    return switcher + html
+
+
+def stylesheet(site: str, obs: Observation) -> str:
+    """The site stylesheet a page of ``obs`` uses (a cross-site page: the open member's)."""
+    if site == CROSS:
+        return str(obs.context.get("_site") or _CROSS_VIEWS)
+    return site
 
 
 def render_page(site: str, obs: Observation, *, title: str, base: str, version: int,
@@ -92,10 +128,11 @@ def render_page(site: str, obs: Observation, *, title: str, base: str, version: 
     """A full HTML document for ``obs``; ``base`` is the session's URL prefix."""
     app = render_app(site, obs, error=error)
     return environment(site).get_template("page.html").render(
-        site=site, title=title, surface=obs.surface, base=base, version=version, app=Markup(app)
+        site=site, title=title, surface=obs.surface, base=base, version=version, app=Markup(app),
+        stylesheet=stylesheet(site, obs),
     )
 
 
 def bound_actions(html: str) -> set[str]:
     """Names of the actions a rendered page binds (for conformance checks)."""
-    return set(re.findall(r'data-action="([A-Za-z]+)"', html))
+    return set(re.findall(r'data-action="([A-Za-z]+(?:\.[A-Za-z]+)?)"', html))

@@ -8,12 +8,14 @@ from collections import defaultdict
 
 from webmdp.core.model import State
 from webmdp.sites.calendar import clock
-from webmdp.sites.calendar.mdp import HEADER_SURFACES, clickable, results
+from webmdp.sites.calendar.mdp import HEADER_SURFACES, clickable, event, results, view_days
 from webmdp.sites.calendar.state import CalendarState
 from webmdp.tasks.distance import Bound, Facts, Problem, unmet
 from webmdp.tasks.model import Condition
 from webmdp.tasks.verifier import check_condition
 
+GRID_SURFACES = ("DayView", "WeekView")
+"""Where MoveEvent is offered (``observe.available``)."""
 _EVENT_FIELDS = frozenset({"title", "date", "start", "end", "attendees", "conflict"})
 
 
@@ -27,14 +29,16 @@ def calendar_bound(p: Problem) -> Bound:
     CloseEvent (EditEvent opens the editor, replies stay). An edit or a new event is saved
     only by SaveEvent (every field at once) in the editor, which EditEvent opens on the open
     event's card and CreateEvent / PickSlot open blank on a header surface; SaveEvent and
-    CloseEvent are the editor's only ways out. ``edits`` never loses an event, so a hard
-    negative in ``edited`` is final.
+    CloseEvent are the editor's only ways out. An edit of the date and start (length, title
+    and guests kept) is also saved by MoveEvent, one drag on a day or week grid that lists
+    the event. ``edits`` never loses an event, so a hard negative in ``edited`` is final.
 
     The bound: one reply per event still answered wrong (the last reply per event counts;
     replies to distinct events are distinct actions, which do not move) plus the way to the
     nearest card that needs one, or the farthest card's way and its reply; for an edit or a
     new event, the SaveEvent after the editor is opened (and the card, for an edit, reached
-    first), after moving away every event in the way when it must not clash."""
+    first) or the edit's MoveEvent, after moving away every event in the way when it must
+    not clash (one edit each, the farthest one reached first)."""
     conds = p.task.verifier
     world = p.world
     final = [c for c in conds if c.fact == "edited" and c.op == "not_contains"]
@@ -61,6 +65,9 @@ def calendar_bound(p: Problem) -> Bound:
     for eid, e in world.entities.items():
         on_date[e["date"]].append((eid, clock.minutes(e["start"]), clock.minutes(e["end"])))
     edit_slots = {eid: _slot(group) for eid, group in edits.items()}
+    move_dates = tuple(d for d in map(clock.parse_date, p.candidates.get(("MoveEvent", "date"),
+                                                                         ())) if d)
+    move_weeks = {clock.week_start(d) for d in move_dates}
     new_slot = _slot(created)
 
     def card(s: CalendarState, eid: str, look: bool) -> int:
@@ -75,12 +82,29 @@ def calendar_bound(p: Problem) -> Bound:
         listed = results(s, world) if s.surface == "SearchResults" else clickable(s, world)
         return 1 if eid in listed else 2
 
+    def movable(s: CalendarState, eid: str) -> bool:
+        """Whether a MoveEvent of the search's action space can move ``eid`` at all: to a
+        candidate date in the week the event is in (a grid lists only its own week or day)."""
+        week = clock.week_start(event(world, s, eid)["date"]) if eid in world.entities else ""
+        return week in move_weeks
+
+    def edit(s: CalendarState, eid: str, look: bool) -> int:
+        """Actions until an edit of ``eid`` is saved: the editor's save (card, EditEvent,
+        SaveEvent), or its MoveEvent where a day or week grid lists it and a candidate date
+        (else one action first)."""
+        if s.surface == "EventEditor" and s.editing == eid:
+            return 1
+        if not movable(s, eid):
+            return card(s, eid, look) + 2
+        here = s.surface in GRID_SURFACES and (not look or eid in clickable(s, world)) \
+            and any(d in view_days(s, world) for d in move_dates)
+        return min(1 if here else 2, card(s, eid, look) + 2)
+
     def moves(s: CalendarState, slot: Slot | None, own: str) -> float:
         """Actions to clear ``slot`` (date, start, end) for event ``own`` so that its save
-        does not clash: each other event overlapping it must be edited away first (its card,
-        EditEvent, SaveEvent; at least 2 more per further one); a new event overlapping it
-        is there for good (new events never open), as is a hard negative (editing it is
-        final)."""
+        does not clash: each other event overlapping it must be edited away first (one edit
+        each, :func:`edit` for the farthest); a new event overlapping it is there for good
+        (new events never open), as is a hard negative (editing it is final)."""
         if slot is None:
             return 0.0
         date, span = slot[0], (clock.minutes(slot[1]), clock.minutes(slot[2]))
@@ -97,9 +121,8 @@ def calendar_bound(p: Problem) -> Bound:
             return 0.0
         if any(eid in frozen for eid in blocking):
             return math.inf
-        first = max(1 if s.surface == "EventEditor" and s.editing == eid else
-                    card(s, eid, True) + 2 for eid in blocking)
-        return first + 2 * (len(blocking) - 1)
+        further = [1 if movable(s, eid) else 2 for eid in blocking]
+        return max(edit(s, eid, True) for eid in blocking) + sum(further) - max(further)
 
     def bound(state: State, facts: Facts, look: bool) -> float:
         assert isinstance(state, CalendarState)
@@ -119,12 +142,10 @@ def calendar_bound(p: Problem) -> Bound:
         for eid, group in edits.items():
             if unmet(group, facts):
                 blocked = moves(s, edit_slots[eid], eid)
-                if blocked:  # the moves come first, then this event's card, edit and save
-                    h = max(h, blocked + 3)
-                elif s.surface == "EventEditor" and s.editing == eid:
-                    h = max(h, 1)
+                if blocked:  # the moves come first, then this event's edit (or its move)
+                    h = max(h, blocked + (1 if movable(s, eid) else 3))
                 else:
-                    h = max(h, card(s, eid, look) + 2)
+                    h = max(h, edit(s, eid, look))
         if created and unmet(created, facts):
             blocked = moves(s, new_slot, "")
             if blocked:  # the moves, then a fresh editor and its save

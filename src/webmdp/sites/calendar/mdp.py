@@ -332,7 +332,26 @@ def _clashes(world: World, s: CalendarState, data: EventData) -> bool:
     return any(c[0] != eid and c[2] == date and hits(c[3], c[4]) for c in s.created)
 
 
+def _move(s: CalendarState, p: Params, world: World) -> CalendarState:
+    """Drag an event chip onto another hour of the time grid: it starts there and keeps its
+    duration, title and guests. Recorded as an edit, exactly as the editor would save it."""
+    require(s.surface in ("DayView", "WeekView"), "MoveEvent: no time grid here")
+    eid = p["event_id"]
+    require(eid in clickable(s, world), f"MoveEvent: {eid} is not on screen")
+    d, start = clock.parse_date(p["date"]), clock.parse_time(p["start"])
+    require(d is not None and d in view_days(s, world),
+            f"MoveEvent: {p['date']!r} is not a day on screen")
+    require(start is not None, f"MoveEvent: {p['start']!r} is not a time")
+    e = event(world, s, eid)
+    end = clock.minutes(start or "") + clock.minutes(e["end"]) - clock.minutes(e["start"])
+    require(end <= 24 * 60, "MoveEvent: the event would end after midnight")
+    guests = parse_guests(", ".join(e["attendees"]))  # as the editor would save them
+    data: EventData = (eid, e["title"], d or "", start or "", clock.hhmm(end), guests)
+    clashes = (*(c for c in s.clashes if c != eid), *((eid,) if _clashes(world, s, data) else ()))
+    return s.replace(edits=(*(x for x in s.edits if x[0] != eid), data), clashes=clashes)
+
+
 _HANDLERS: dict[str, Handler[CalendarState]] = {
     **_VIEW_ACTIONS, "OpenEvent": _open_event, "CloseEvent": _close, "RespondToEvent": _respond,
-    "EditEvent": _edit, "CreateEvent": _create, "SaveEvent": _save,
+    "EditEvent": _edit, "CreateEvent": _create, "SaveEvent": _save, "MoveEvent": _move,
 }

@@ -62,6 +62,7 @@ def available(s: CalendarState, world: World) -> tuple[Action, ...]:
                     if surf == "WeekView" or _in_month(d, s, world)]
         out += [Action("OpenEvent", {"event_id": e}) for e in clickable(s, world)]
         if surf != "MonthView":
+            out += [Action("MoveEvent", {"event_id": e}) for e in clickable(s, world)]
             out += [Action("PickSlot", {"date": d, "start": t}) for d, t in free_hours(s, world)]
     elif surf == "SearchResults":
         out.append(Action("ClearSearch"))

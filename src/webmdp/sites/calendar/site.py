@@ -36,6 +36,9 @@ ACTIONS: tuple[ActionSpec, ...] = (
        ParamSpec("start", "str", text=True), ParamSpec("end", "str", text=True),
        ParamSpec("attendees", "str", text=True, optional=True),
        doc="the editor's form: title, date, times, guests"),
+    _a("MoveEvent", "event_editing", CO, ParamSpec("event_id", "entity"), DATE,
+       ParamSpec("start", "str"),
+       doc="drag an event chip onto another hour of the day or week grid (keeps its length)"),
     _a("RespondToEvent", "event_editing", CO, ParamSpec("response", "choice", V.RESPONSES),
        doc="Going? Yes / No / Maybe"),
 )

@@ -1,5 +1,6 @@
-// Gesture widgets (views/kit.html): a range slider whose knobs are dragged, drag-and-drop,
-// and a date-range calendar. What happens during a gesture stays in the page; its end result
+// Gesture widgets (views/kit.html): a range slider whose knobs are dragged, drag-and-drop
+// (also of calendar chips onto hours), a date-range calendar, a multi-step form (wizard),
+// a nested dropdown menu and a map of listings to pan and zoom. What happens during a gesture stays in the page; its end result
 // dispatches one semantic action through window.__webmdp.dispatch (static/webmdp.js).
 //
 // Rules the page keeps (DESIGN.md, GUI-MDP coupling):
@@ -84,12 +85,30 @@
   // -- drag and drop ----------------------------------------------------------------------------
   // A [data-drag="Action"] element (params in data-drag-params) dropped on a [data-drop] target
   // (params in data-drop, for the action named in data-drop-for) dispatches Action with both.
+  // A [data-drop-grid] target is a time grid's day column: its params come from the drop's
+  // position and the scale it states as numbers ({day: days since 1970-01-01, first: minute of
+  // the top slot, step: minutes per slot, slots}), so no parameter string sits in the page.
   function dropTarget(action, x, y) {
     for (const el of document.elementsFromPoint(x, y)) {
-      const t = el.closest("[data-drop]");
+      const t = el.closest("[data-drop], [data-drop-grid]");
       if (t && (!t.dataset.dropFor || t.dataset.dropFor === action)) return t;
     }
     return null;
+  }
+  function gridSlot(t, y) {
+    const g = json(t.dataset.dropGrid), r = t.getBoundingClientRect();
+    return Math.max(0, Math.min(g.slots - 1, Math.floor((y - r.top) * g.slots / r.height)));
+  }
+  function dropParams(t, y) {
+    if (!t.dataset.dropGrid) return json(t.dataset.drop);
+    const g = json(t.dataset.dropGrid), m = g.first + gridSlot(t, y) * g.step;
+    const pad = function (n) { return String(n).padStart(2, "0"); };
+    return { date: new Date(g.day * 86400000).toISOString().slice(0, 10),
+             start: pad(Math.floor(m / 60)) + ":" + pad(m % 60) };
+  }
+  function dropMark(t, y) {  // the slot under the pointer, where the column marks its slots
+    if (!t || !t.dataset.dropGrid) return t;
+    return t.querySelectorAll("[data-drop-slot]")[gridSlot(t, y)] || t;
   }
   function startDrag(item, ev) {
     const x0 = ev.clientX, y0 = ev.clientY, action = item.dataset.drag;
@@ -119,7 +138,7 @@
       }
       ghost.style.left = (e.clientX + Number(ghost.dataset.dx)) + "px";
       ghost.style.top = (e.clientY + Number(ghost.dataset.dy)) + "px";
-      mark(dropTarget(action, e.clientX, e.clientY));
+      mark(dropMark(dropTarget(action, e.clientX, e.clientY), e.clientY));
     }
     function up(e) {
       document.removeEventListener("pointermove", move, true);
@@ -131,14 +150,103 @@
       item.classList.remove("is-dragging");
       mark(null);
       const t = dropTarget(action, e.clientX, e.clientY);
-      if (t) send(action, Object.assign(json(item.dataset.dragParams), json(t.dataset.drop)));
+      if (t) send(action, Object.assign(json(item.dataset.dragParams), dropParams(t, e.clientY)));
     }
     document.addEventListener("pointermove", move, true);
     document.addEventListener("pointerup", up, true);
   }
 
+  // -- map: drag pans, - / + and ctrl+wheel zoom; a pin's click is its action -----------------
+  // The view is page state: the world point at the view's centre and a zoom. A pin is shown
+  // only when its whole box is in view and clear of the pins shown before it; every other pin
+  // is visibility:hidden, so neither a click nor the accessibility tree reaches it.
+  function mapState(view) {
+    if (!view.__map) {
+      const [w, h] = view.dataset.world.split(" ").map(Number);
+      view.__map = { w: w, h: h, zooms: view.dataset.zooms.split(" ").map(Number), z: 100,
+                     cx: w / 2, cy: h / 2 };
+      view.addEventListener("wheel", function (ev) {  // a plain wheel scrolls the page
+        if (!ev.ctrlKey) return;
+        ev.preventDefault();
+        const r = view.getBoundingClientRect();
+        mapZoom(view, ev.deltaY < 0 ? 1 : -1, ev.clientX - r.left, ev.clientY - r.top);
+      }, { passive: false });
+    }
+    return view.__map;
+  }
+  function mapLayout(view) {
+    const s = mapState(view), vw = view.clientWidth, vh = view.clientHeight, z = s.z / 100;
+    s.cx = Math.min(s.w, Math.max(0, s.cx));
+    s.cy = Math.min(s.h, Math.max(0, s.cy));
+    const ox = vw / 2 - s.cx * z, oy = vh / 2 - s.cy * z;
+    const world = view.querySelector(".kit-map-world");
+    Object.assign(world.style, { width: s.w + "px", height: s.h + "px",
+                                 transform: "translate(" + ox + "px, " + oy + "px) scale(" + z + ")" });
+    const shown = [];
+    for (const pin of view.querySelectorAll(".kit-map-pin")) {
+      const x = ox + Number(pin.dataset.wx) * z, y = oy + Number(pin.dataset.wy) * z;
+      const hw = pin.offsetWidth / 2, hh = pin.offsetHeight / 2;
+      pin.style.left = x + "px";
+      pin.style.top = y + "px";
+      const box = [x - hw, y - hh, x + hw, y + hh];
+      const free = box[0] >= 0 && box[1] >= 0 && box[2] <= vw && box[3] <= vh &&
+        !shown.some(function (b) { return b[0] < box[2] + 2 && box[0] < b[2] + 2 && b[1] < box[3] + 2 && box[1] < b[3] + 2; });
+      pin.style.visibility = free ? "visible" : "hidden";
+      if (free) shown.push(box);
+    }
+    const label = view.parentElement.querySelector("[data-map-zoom-label]");
+    if (label) label.textContent = "Zoom " + s.z + "% (" + s.zooms[0] + "% to " + s.zooms[s.zooms.length - 1] + "%)";
+  }
+  // One zoom level in (dir 1) or out (-1), keeping the world point at (px, py) in the view.
+  function mapZoom(view, dir, px, py) {
+    const s = mapState(view), i = s.zooms.indexOf(s.z) + dir;
+    if (i < 0 || i >= s.zooms.length) return;
+    const ax = px - view.clientWidth / 2, ay = py - view.clientHeight / 2;
+    const wx = s.cx + ax / (s.z / 100), wy = s.cy + ay / (s.z / 100);
+    s.z = s.zooms[i];
+    s.cx = wx - ax / (s.z / 100);
+    s.cy = wy - ay / (s.z / 100);
+    mapLayout(view);
+  }
+  function startPan(view, ev) {
+    const s = mapState(view), x0 = ev.clientX, y0 = ev.clientY, cx0 = s.cx, cy0 = s.cy;
+    let panning = false;
+    function move(e) {
+      if (!panning && Math.abs(e.clientX - x0) + Math.abs(e.clientY - y0) < MOVE_PX) return;
+      panning = true;
+      view.classList.add("is-panning");
+      s.cx = cx0 - (e.clientX - x0) / (s.z / 100);
+      s.cy = cy0 - (e.clientY - y0) / (s.z / 100);
+      mapLayout(view);
+    }
+    function up(e) {
+      document.removeEventListener("pointermove", move, true);
+      document.removeEventListener("pointerup", up, true);
+      if (!panning) return;  // no movement: the click that follows is a pin's (or nothing)
+      move(e);
+      view.classList.remove("is-panning");
+      swallowClick = true;
+      setTimeout(function () { swallowClick = false; }, 0);
+    }
+    document.addEventListener("pointermove", move, true);
+    document.addEventListener("pointerup", up, true);
+  }
+  function layoutMaps() { for (const view of document.querySelectorAll("[data-map]")) mapLayout(view); }
+  document.addEventListener("click", function (ev) {
+    const btn = ev.target.closest("[data-map-zoom]");
+    if (!btn) return;
+    const view = btn.closest(".kit-map").querySelector("[data-map]");
+    mapZoom(view, Number(btn.dataset.mapZoom), view.clientWidth / 2, view.clientHeight / 2);
+  });
+  layoutMaps();  // now, after every render of #app (webmdp.js), and on resize
+  const app = document.getElementById("app");
+  if (app) new MutationObserver(layoutMaps).observe(app, { childList: true });
+  window.addEventListener("resize", layoutMaps);
+
   document.addEventListener("pointerdown", function (ev) {
     if (ev.button !== 0) return;
+    const view = ev.target.closest("[data-map]");
+    if (view) { startPan(view, ev); return; }
     const slider = ev.target.closest('[data-gesture="range"]');
     if (slider) { ev.preventDefault(); startSlider(slider, ev); return; }
     const item = ev.target.closest("[data-drag]");
@@ -146,7 +254,7 @@
   });
   // Links are natively draggable: the browser's own drag would swallow the pointer events.
   document.addEventListener("dragstart", function (ev) {
-    if (ev.target.closest && ev.target.closest("[data-drag], [data-gesture]")) ev.preventDefault();
+    if (ev.target.closest && ev.target.closest("[data-drag], [data-gesture], [data-map]")) ev.preventDefault();
   });
   // Before webmdp.js sees it: a click that ended a drag, or a click on a gesture element,
   // is the gesture's (already handled on pointerup), never a re-send of its data-params.
@@ -215,5 +323,49 @@
     for (const open of document.querySelectorAll(".kit-rangepicker")) {
       if (!open.parentElement.contains(ev.target)) open.remove();
     }
+  });
+
+  // -- wizard: a form's steps; only the last one's submit sends the form's action ------------
+  function wizardGo(root, n) {
+    for (const step of root.querySelectorAll("[data-wizard-step]")) step.hidden = +step.dataset.wizardStep !== n;
+    for (const dot of root.querySelectorAll("[data-wizard-dot]")) dot.classList.toggle("is-on", +dot.dataset.wizardDot <= n);
+    const first = root.querySelector('[data-wizard-step="' + n + '"] input, [data-wizard-step="' + n + '"] textarea');
+    if (first) first.focus();
+  }
+  document.addEventListener("click", function (ev) {
+    const go = ev.target.closest("[data-wizard-go]");
+    if (!go) return;
+    ev.preventDefault();
+    wizardGo(go.closest("[data-wizard]"), +go.dataset.wizardGo);
+  });
+  // Enter before the last step means Next (capture, before webmdp.js sends the form).
+  window.addEventListener("submit", function (ev) {
+    const root = ev.target.querySelector && ev.target.querySelector("[data-wizard]");
+    if (!root) return;
+    const steps = root.querySelectorAll("[data-wizard-step]");
+    const at = [...steps].findIndex(function (st) { return !st.hidden; }) + 1;
+    if (at > 0 && at < steps.length) { ev.preventDefault(); ev.stopImmediatePropagation(); wizardGo(root, at + 1); }
+  }, true);
+
+  // -- nested menu: <details> levels opened by click or hover ------------------------------
+  // A hover opens a level (never closes another); the click that follows it keeps it open
+  // instead of toggling it shut. Escape or a click outside closes the whole menu.
+  let hovered = null;
+  document.addEventListener("pointerover", function (ev) {
+    if (ev.pointerType !== "mouse") return;
+    const sum = ev.target.closest && ev.target.closest("[data-menu-level] > summary");
+    if (sum && !sum.parentElement.open) { sum.parentElement.open = true; hovered = sum; }
+  });
+  document.addEventListener("click", function (ev) {
+    const sum = ev.target.closest("[data-menu-level] > summary");
+    if (sum && sum === hovered) { ev.preventDefault(); }
+    hovered = null;
+    for (const menu of document.querySelectorAll("details[data-menu][open]")) {
+      if (!menu.contains(ev.target)) menu.open = false;
+    }
+  });
+  document.addEventListener("keydown", function (ev) {
+    if (ev.key !== "Escape") return;
+    for (const menu of document.querySelectorAll("details[data-menu][open]")) menu.open = false;
   });
 })();

@@ -1,5 +1,6 @@
 // Toolkit widgets that change only what is typed in a form (never the MDP): date pickers,
 // range sliders, steppers and choice buttons. The bound form's submit sends the values.
+// Then page-state widgets (never the MDP either): the photo carousel and its preview.
 (function () {
   "use strict";
   const MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August",
@@ -95,5 +96,97 @@
       const target = document.getElementById(el.dataset.sync);
       if (target) target.value = el.value;
     }
+  });
+})();
+
+// kit.carousel: arrows and dots show one slide ("n of N"); "Enlarge" opens the slide shown in
+// a preview (a dialog over the page) with zoom 100-300%, paging and Close / Escape.
+(function () {
+  "use strict";
+  const ZOOMS = [100, 150, 200, 300];
+  function slides(c) { return Array.from(c.querySelectorAll(":scope > .kit-carousel-slide")); }
+  function current(c) { return Math.max(0, slides(c).findIndex(function (s) { return !s.hidden; })); }
+  function show(c, i) {
+    const all = slides(c), n = all.length, k = ((i % n) + n) % n;
+    all.forEach(function (s, j) { s.hidden = j !== k; });
+    c.querySelectorAll(".kit-carousel-dot").forEach(function (d, j) { d.classList.toggle("is-on", j === k); });
+    const pos = c.querySelector("[data-carousel-pos]");
+    if (pos) pos.textContent = (k + 1) + " of " + n;
+    return k;
+  }
+  let preview = null;
+  function closePreview() { if (preview) { preview.box.remove(); preview = null; } }
+  function alive() { if (preview && !preview.box.isConnected) preview = null; return preview; }
+  function drawPreview() {
+    const c = preview.carousel, k = current(c), n = slides(c).length, z = ZOOMS[preview.z];
+    const art = slides(c)[k].cloneNode(true);
+    art.hidden = false;
+    for (const el of [art, ...art.querySelectorAll("[id],[data-action],[data-testid]")]) {
+      el.removeAttribute("id"); el.removeAttribute("data-action"); el.removeAttribute("data-testid");
+    }
+    art.className = "kit-preview-img";
+    art.style.transform = "scale(" + (z / 100) + ")";
+    preview.stage.replaceChildren(art);
+    preview.label.textContent = "Photo " + (k + 1) + " of " + n + ", zoom " + z + "%";
+  }
+  function openPreview(c) {
+    closePreview();
+    const box = document.createElement("div");
+    box.className = "kit-preview";
+    box.setAttribute("role", "dialog");
+    box.setAttribute("aria-label", "Photo preview");
+    box.innerHTML = '<div class="kit-preview-stage"></div><div class="kit-preview-bar">' +
+      '<button type="button" data-preview="prev" aria-label="Previous photo">&lsaquo;</button>' +
+      '<button type="button" data-preview="out" aria-label="Zoom out">&minus;</button>' +
+      '<span class="kit-preview-label"></span>' +
+      '<button type="button" data-preview="in" aria-label="Zoom in">+</button>' +
+      '<button type="button" data-preview="next" aria-label="Next photo">&rsaquo;</button>' +
+      '<button type="button" data-preview="close" aria-label="Close preview">&#x2715;</button></div>';
+    (c.closest("#app") || document.body).appendChild(box);  // a re-render drops it
+    preview = { box: box, carousel: c, z: 0, stage: box.querySelector(".kit-preview-stage"),
+                label: box.querySelector(".kit-preview-label") };
+    drawPreview();
+  }
+  document.addEventListener("click", function (ev) {
+    const ctl = ev.target.closest("[data-preview]");
+    if (ctl && alive()) {
+      const what = ctl.dataset.preview, c = preview.carousel;
+      if (what === "close") { closePreview(); return; }
+      if (what === "in") preview.z = Math.min(ZOOMS.length - 1, preview.z + 1);
+      if (what === "out") preview.z = Math.max(0, preview.z - 1);
+      if (what === "prev" || what === "next") show(c, current(c) + (what === "next" ? 1 : -1));
+      drawPreview();
+      return;
+    }
+    const c = ev.target.closest("[data-carousel]");
+    if (!c) return;
+    const go = ev.target.closest("[data-carousel-go]"), to = ev.target.closest("[data-carousel-to]");
+    if (go) show(c, current(c) + Number(go.dataset.carouselGo));
+    else if (to) show(c, Number(to.dataset.carouselTo));
+    else if (ev.target.closest("[data-preview-open]")) openPreview(c);
+  });
+  document.addEventListener("keydown", function (ev) {
+    if (ev.key === "Escape" && alive()) closePreview();
+  });
+})();
+
+// kit.pager's "Go to page": Enter or "Go" clicks the pager's link to that page (its GoToPage
+// binding); a page with no link (the current one, or out of range) marks the field invalid.
+(function () {
+  "use strict";
+  function jump(box) {
+    const input = box.querySelector("input"), n = parseInt(input.value, 10);
+    const link = Array.from(box.closest(".kit-pager").querySelectorAll('[data-action="GoToPage"]'))
+      .find(function (a) { try { return JSON.parse(a.dataset.params).page === n; } catch (e) { return false; } });
+    input.setAttribute("aria-invalid", link ? "false" : "true");
+    if (link) link.click();
+  }
+  document.addEventListener("keydown", function (ev) {
+    const box = ev.key === "Enter" && ev.target.closest && ev.target.closest("[data-page-jump]");
+    if (box) { ev.preventDefault(); jump(box); }
+  });
+  document.addEventListener("click", function (ev) {
+    const btn = ev.target.closest("[data-page-jump] button");
+    if (btn) jump(btn.closest("[data-page-jump]"));
   });
 })();

@@ -20,12 +20,35 @@
     toast.timer = setTimeout(function () { t.hidden = true; }, 2500);
   }
 
+  // A cross-site page changes site: the new site's stylesheet replaces the old one, and the
+  // page counts as pending until it has loaded (a driver must not measure an unstyled page).
+  function swapStylesheet(sheet) {
+    const css = document.getElementById("site-css");
+    if (!css || !sheet || css.dataset.sheet === sheet) return;
+    state.pending += 1;
+    const link = document.createElement("link");
+    link.rel = "stylesheet";
+    link.dataset.sheet = sheet;
+    link.href = "/static/" + sheet + ".css";
+    const done = function () {
+      css.remove();
+      link.id = "site-css";
+      window.dispatchEvent(new Event("resize"));  // widgets that measure themselves (a map)
+      state.pending -= 1;
+    };
+    link.onload = done;
+    link.onerror = done;
+    css.id = "";
+    css.after(link);
+  }
+
   function apply(data, quiet) {
     if (typeof data.version === "number") { state.version = data.version; body.dataset.version = data.version; }
     if (data.error) { state.errors += 1; toast(data.error); }
     if (!quiet && typeof data.html === "string") {
       document.getElementById("app").innerHTML = data.html;
       body.dataset.surface = data.surface;
+      swapStylesheet(data.stylesheet);
       if (data.title) document.title = data.title;
       if (data.url && data.url !== location.pathname) history.pushState({ v: state.version }, "", data.url);
       window.scrollTo(0, 0);

@@ -1,0 +1,1 @@
+"""The cross-site MDP: one episode over several sites (CAP)."""
