@@ -54,8 +54,9 @@ def test_run_report_and_viewer(tasks: list[Task], tmp_path: Path) -> None:
     assert oracle["success_rate"] == 1.0 and oracle["partial_completion"] == 1.0
     assert oracle["complex_a"] == 1.0 and oracle["complex_p"] == 1.0
     assert rnd["success_rate"] == 0.0 and rnd["mean_score"] < 1.0
-    assert set(cap["by_pattern"]) == {t.template for t in tasks[:7]}
-    assert set(cap["by_n_sites"]) == {"2", "3", "4"}
+    assert set(cap["by_pattern"]["oracle"]) == {t.template for t in tasks[:7]}
+    assert set(cap["by_n_sites"]["random"]) == {"2", "3", "4"}
+    assert all(m["success_rate"] == 1.0 for m in cap["by_site"]["oracle"].values())
     assert cap["by_type"]["action"] and cap["by_type"]["perception"]
     per_site = cap["process_by_site"]["oracle"]
     assert set(per_site) == {s for t in tasks[:7] for s in t.sites or ()}

@@ -95,4 +95,5 @@ def test_rubric_check_and_schema(tmp_path: Path) -> None:
     res = runner.invoke(app, ["rubric", "check", str(good)])
     assert res.exit_code == 0 and "1 leaves" in res.output
     res = runner.invoke(app, ["rubric", "schema"])
-    assert res.exit_code == 0 and "children" in json.loads(res.output)["properties"]
+    assert res.exit_code == 0
+    assert "children" in json.loads(res.output)["$defs"]["RubricNode"]["properties"]

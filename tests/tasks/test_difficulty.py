@@ -79,7 +79,7 @@ def test_measures_counted_by_hand() -> None:
 @pytest.mark.parametrize("site", site_names())
 def test_every_task_carries_its_measured_difficulty(site: str) -> None:
     tasks = site_tasks(site)
-    assert all(t.version == TASK_VERSION == 2 and t.difficulty is not None for t in tasks)
+    assert all(t.version == TASK_VERSION == 3 and t.difficulty is not None for t in tasks)
     assert all(t.domain == domain_of(site, t.template) and t.domain in DOMAINS for t in tasks)
     for t in tasks[::45]:
         again = measure(t.model_copy(update={"difficulty": None}))

@@ -316,6 +316,19 @@ def _all(*tests: Test) -> Test:
     return lambda el, page, action: all(t(el, page, action) for t in tests)
 
 
+def _multi_series(el: Element, page: PageInfo, action: str) -> bool:
+    """A chart (``data-chart``) that draws two or more series."""
+    return el.has("data-chart") and el.get("data-series", "0").isdigit() and int(
+        el.get("data-series")) >= 2
+
+
+def _legend_of_series(el: Element, page: PageInfo, action: str) -> bool:
+    """A chart's legend with an entry per series (two or more), each naming its series."""
+    chart = closest(el, "[data-chart]")
+    entries = [n for n in el.iter() if n.has("data-legend") and n.text().strip()]
+    return chart is not None and len(entries) >= 2
+
+
 def _origin_destination(el: Element, page: PageInfo, action: str) -> bool:
     return {"origin", "destination"} <= fields(el)
 
@@ -513,8 +526,15 @@ PERCEPTION_RULES: tuple[Rule, ...] = (
     look("time series chart", ("PT27", "PT28"), ".kit-visual-bar, .kit-visual-line",
          doc="a bar or line chart over time: read values, see the trend"),
     look("heat map", ("PT27",), ".kit-visual-heat"),
-    look("multi-series chart", ("PT29", "PT33"), ".kit-visual*[data-series], .kit-legend*"),
-    look("pie chart", ("PT30",), ".kit-visual-pie, .kit-visual-donut"),
+    look("multi-series chart", ("PT29",), "[data-series]", test=_multi_series,
+         doc="a chart of two or more series over the same axis (kit.series_chart)"),
+    look("chart legend", ("PT33",), ".kit-legend", test=_legend_of_series,
+         doc="a legend whose entries name (and toggle) the series of their chart"),
+    look("chart extrema", ("PT31",), "[data-chart]", test=lambda e, p, a: any(
+        n.get("data-extreme") in ("max", "min") for n in e.iter()),
+         doc="a chart whose highest or lowest mark is marked (kit.histogram's fullest band)"),
+    look("pie chart", ("PT30",), ".kit-chart-donut, .kit-visual-pie, .kit-visual-donut",
+         doc="a donut of a total's parts: read each part's share (kit.donut)"),
     look("map markers", ("PT34",), ".kit-map* .kit-map-pin, .kit-map* .kit-marker*, "
          ".kit-map* .kit-map-marker*, .kit-map* [data-marker]",
          doc="markers placed on a map: finding one means reading where it lies in the view"),

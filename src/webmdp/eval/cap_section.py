@@ -172,11 +172,16 @@ def cap_summary(episodes: Sequence[tuple[EpisodeTrace, Task]]) -> dict[str, Any]
         agents[row[0].agent].append(row)
 
     def breakdown(key) -> dict[str, Any]:  # type: ignore[no-untyped-def]
-        groups: dict[str, list[tuple[EpisodeTrace, Task, RubricResult]]] = defaultdict(list)
-        for row in rows:
-            for k in key(row[1]):
-                groups[str(k)].append(row)
-        return {k: metrics(v) for k, v in sorted(groups.items())}
+        """Per agent, the metrics of each group of its episodes."""
+        out: dict[str, Any] = {}
+        for agent, agent_rows in sorted(agents.items()):
+            groups: dict[str, list[tuple[EpisodeTrace, Task, RubricResult]]] = \
+                defaultdict(list)
+            for row in agent_rows:
+                for k in key(row[1]):
+                    groups[str(k)].append(row)
+            out[agent] = {k: metrics(v) for k, v in sorted(groups.items())}
+        return out
 
     return {
         **metrics(rows),
@@ -215,11 +220,13 @@ def markdown(summary: dict[str, Any]) -> list[str]:
     out.append("")
     for key, title in (("by_pattern", "DAG pattern"), ("by_n_sites", "number of sites"),
                        ("by_site", "site")):
-        out += [f"### By {title}", "", f"| {title} | n | partial completion | success | "
-                "mean score |", "|---|---|---|---|---|"]
-        for name, m in summary[key].items():
-            out.append(f"| {md_escape(name)} | {m['n']} | {_pct(m['partial_completion'])} | "
-                       f"{_pct(m['success_rate'])} | {_pct(m['mean_score'])} |")
+        out += [f"### By {title}", "", f"| agent | {title} | n | partial completion | success | "
+                "mean score |", "|---|---|---|---|---|---|"]
+        for agent, groups in summary[key].items():
+            for name, m in groups.items():
+                out.append(f"| {md_escape(agent)} | {md_escape(name)} | {m['n']} | "
+                           f"{_pct(m['partial_completion'])} | {_pct(m['success_rate'])} | "
+                           f"{_pct(m['mean_score'])} |")
         out.append("")
     for kind, title in (("action", "action type"), ("perception", "perception type")):
         per = summary["by_type"][kind]

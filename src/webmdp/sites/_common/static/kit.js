@@ -190,3 +190,62 @@
     if (btn) jump(btn.closest("[data-page-jump]"));
   });
 })();
+
+// kit.series_chart: a legend entry shows or hides its series; a point shows its label (series,
+// x, value) in the chart's tooltip on hover or focus. kit.views: a button shows its panel, and
+// the choice is re-applied after the page re-renders (page state, never the MDP).
+(function () {
+  "use strict";
+  function tip(pt, on) {
+    const fig = pt.closest("[data-chart]"), box = fig && fig.querySelector(".kit-chart-tip");
+    if (!box) return;
+    if (!on) { box.hidden = true; return; }
+    const f = fig.getBoundingClientRect(), p = pt.getBoundingClientRect();
+    box.textContent = pt.getAttribute("aria-label");
+    box.hidden = false;
+    box.style.left = Math.round(p.left - f.left + p.width / 2) + "px";
+    box.style.top = Math.round(p.top - f.top) + "px";
+  }
+  function over(ev) {
+    const pt = ev.target.closest && ev.target.closest('[data-page-control="chart-hover"]');
+    if (pt) tip(pt, ev.type === "mouseover" || ev.type === "focusin");
+  }
+  ["mouseover", "mouseout", "focusin", "focusout"].forEach(function (t) { document.addEventListener(t, over); });
+  const chosen = {};
+  function showView(group, k) {
+    group.querySelectorAll(":scope > .kit-viewbar [data-view]").forEach(function (b) {
+      b.setAttribute("aria-pressed", Number(b.dataset.view) === k ? "true" : "false");
+    });
+    group.querySelectorAll(":scope > [data-view-panel]").forEach(function (p) {
+      p.hidden = Number(p.dataset.viewPanel) !== k;
+    });
+  }
+  document.addEventListener("click", function (ev) {
+    const entry = ev.target.closest('[data-page-control="legend"]');
+    if (entry) {
+      const on = entry.getAttribute("aria-pressed") !== "true";
+      entry.setAttribute("aria-pressed", on ? "true" : "false");
+      const g = entry.closest("[data-chart]").querySelector('[data-series-index="' + entry.dataset.legend + '"]');
+      if (g) g.style.display = on ? "" : "none";
+      return;
+    }
+    const view = ev.target.closest('[data-page-control="view"]');
+    if (view) {
+      const group = view.closest("[data-views]"), k = Number(view.dataset.view);
+      chosen[group.dataset.views] = k;
+      showView(group, k);
+    }
+  });
+  function reapply() {
+    document.querySelectorAll("[data-views]").forEach(function (g) {
+      const k = chosen[g.dataset.views];
+      if (k !== undefined) showView(g, k);
+    });
+  }
+  function watch() {
+    const app = document.getElementById("app");
+    if (app) new MutationObserver(reapply).observe(app, { childList: true });
+  }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", watch);
+  else watch();
+})();
