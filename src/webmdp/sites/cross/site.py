@@ -18,6 +18,7 @@ from __future__ import annotations
 import dataclasses
 import random
 import weakref
+from functools import lru_cache
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -100,8 +101,14 @@ def compose_world(worlds: Mapping[str, World], meta: Mapping[str, Any] | None = 
 _MEMBERS: weakref.WeakKeyDictionary[World, dict[str, World]] = weakref.WeakKeyDictionary()
 
 
+_LAST: list[tuple[World, dict[str, World]]] = []
+
+
 def member_worlds(world: World) -> dict[str, World]:
-    """The member worlds of a cross-site world, by site (cached per world object)."""
+    """The member worlds of a cross-site world, by site (cached per world object; the last
+    one is checked first, as an episode asks for it at every step)."""
+    if _LAST and _LAST[0][0] is world:
+        return _LAST[0][1]
     found = _MEMBERS.get(world)
     if found is None:
         parts = world.meta.get("parts")
@@ -115,6 +122,7 @@ def member_worlds(world: World) -> dict[str, World]:
             found[site] = World(site=site, entities={i: world.entities[i] for i in part["ids"]},
                                 meta=dict(part.get("meta") or {}))
         _MEMBERS[world] = found
+    _LAST[:] = [(world, found)]
     return found
 
 
@@ -189,7 +197,7 @@ class CrossSite(Site):
             return self._opened(s, str(target))
         if action.name == GO_HOME:
             return s.replace(surface=HOME, focus=None, open_site="")
-        site, member_action = split_action(action.name)
+        site, member_action = _split(action.name)
         if not site:
             raise InvalidAction(f"unknown action '{action.name}' on the start page")
         if site != s.open_site:
@@ -245,6 +253,11 @@ class CrossSite(Site):
         s = _own(state)
         return s.replace(parts=tuple((n, self.members[n].alignment_state(p))
                                      for n, p in s.parts))
+
+
+@lru_cache(maxsize=4096)
+def _split(name: str) -> tuple[str, str]:
+    return split_action(name)
 
 
 def _own(state: State) -> CrossState:
