@@ -127,9 +127,12 @@ def render_page(site: str, obs: Observation, *, title: str, base: str, version: 
                 error: str | None = None) -> str:
     """A full HTML document for ``obs``; ``base`` is the session's URL prefix."""
     app = render_app(site, obs, error=error)
+    members = (obs.context.get("_sites") or obs.context.get("sites") or []) if site == CROSS \
+        else []  # a cross-site page preloads its other sites' stylesheets (a fast swap)
     return environment(site).get_template("page.html").render(
         site=site, title=title, surface=obs.surface, base=base, version=version, app=Markup(app),
         stylesheet=stylesheet(site, obs),
+        preload=[str(name) for name, _ in members if name != stylesheet(site, obs)],
     )
 
 

@@ -18,9 +18,9 @@ from __future__ import annotations
 import dataclasses
 import random
 import weakref
-from functools import lru_cache
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from webmdp.core.model import EntityView, Observation, State, World, WorldSpec
