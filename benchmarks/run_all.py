@@ -8,6 +8,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parent))
 
 import bench_browser
+import bench_cross
 import bench_difficulty
 import bench_distance
 import bench_mdp
@@ -26,4 +27,5 @@ if __name__ == "__main__":
     bench_report.main()
     bench_runner.main()
     bench_viewer.main()
+    bench_cross.main()
     bench_validate.main(int(sys.argv[1]) if len(sys.argv) > 1 else None)
