@@ -12,11 +12,10 @@ card (:mod:`webmdp.cap.cards`).
 from __future__ import annotations
 
 from webmdp.cap.cards import SiteCard, site_card
-from webmdp.core.model import World
+from webmdp.cap.ports import first_shown
 from webmdp.core.registry import get_site
 from webmdp.core.site import Site
 from webmdp.tasks.model import CoveredPoint, Task
-from webmdp.tracking import Tracker
 
 _VISUAL_FIRST = ("PT27", "PT28", "PT31", "PT29", "PT13", "PT06", "PT05", "PT11")
 
@@ -39,7 +38,7 @@ def covered_points(site_name: str, task: Task) -> list[CoveredPoint]:
         out.append(CoveredPoint(id=pid, kind="action", type_id=item.type_id, site=site_name,
                                 description=f"{item.component} ({', '.join(used)})",
                                 actions=used))
-    first_seen = _first_surfaces(task)
+    first_seen = first_shown(task)
     for ic in task.info_constraints:
         surface = first_seen.get((ic.entity, ic.field))
         if surface is None:  # a hard negative ranked below the target: the oracle never looks
@@ -48,19 +47,6 @@ def covered_points(site_name: str, task: Task) -> list[CoveredPoint]:
         out.append(CoveredPoint(id=f"{site_name}:{ic.entity}.{ic.field}", kind="perception",
                                 type_id=type_id, site=site_name, description=ic.description,
                                 entity=ic.entity, field=ic.field))
-    return out
-
-
-def _first_surfaces(task: Task) -> dict[tuple[str, str], str]:
-    """(entity, field) -> the surface the oracle first shows it on."""
-    site = get_site(task.site)
-    world = World.from_dict(task.world)
-    tracker = Tracker(site, world)
-    out = {pair: tracker.state.surface for pair in tracker.initial_revealed}
-    for action in task.oracle_actions():
-        rec = tracker.apply(action)
-        for entity, field in rec.revealed:
-            out.setdefault((entity, field), rec.surface_after)
     return out
 
 

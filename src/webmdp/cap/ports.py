@@ -89,13 +89,16 @@ def display(value: Any, typ: str) -> str:
     return str(value)
 
 
-def shown_fields(task: Task) -> set[tuple[str, str]]:
-    """(entity, field) pairs the task's oracle shows (the first page included)."""
-    site = get_site(task.site)
-    tracker = Tracker(site, World.from_dict(task.world))
+def first_shown(task: Task) -> dict[tuple[str, str], str]:
+    """(entity, field) -> the surface the task's oracle first shows it on (the first page
+    included): what doing the task finds, and where."""
+    tracker = Tracker(get_site(task.site), World.from_dict(task.world))
+    out = {pair: tracker.state.surface for pair in tracker.initial_revealed}
     for action in task.oracle_actions():
-        tracker.apply(action)
-    return tracker.seen
+        rec = tracker.apply(action)
+        for entity, field in rec.revealed:
+            out.setdefault((entity, field), rec.surface_after)
+    return out
 
 
 def find_output(task: Task, avoid: tuple[str, ...] = ()) -> Port | None:
@@ -103,7 +106,7 @@ def find_output(task: Task, avoid: tuple[str, ...] = ()) -> Port | None:
     that the instruction does not already state, and that none of ``avoid`` (texts the value
     must not already be in) mentions."""
     entity = next(e for e in task.world["entities"] if e["id"] == task.target)
-    seen = shown_fields(task)
+    seen = first_shown(task)
     for spec in OUTPUTS.get(task.site, ()):
         value = entity.get(spec.field)
         if value in (None, "", [], 0) or isinstance(value, list | dict | bool):

@@ -151,13 +151,17 @@ def select_tasks(site: str | None, *, tasks_file: Path | None = None, template: 
         tasks = [by_id[i] for i in task_ids]
     if not tasks:
         raise ConfigError(steps.empty())
-    if limit is not None and limit < len(tasks):
-        if spread:
-            step = len(tasks) / limit
-            tasks = [tasks[int(i * step)] for i in range(limit)]
-        else:
-            tasks = tasks[:limit]
-    return tasks
+    return _limited(tasks, limit, spread)
+
+
+def _limited(tasks: list[Task], limit: int | None, spread: bool) -> list[Task]:
+    """The first ``limit`` tasks, or ``limit`` taken evenly across the list (``spread``)."""
+    if limit is None or limit >= len(tasks):
+        return tasks
+    if spread:
+        step = len(tasks) / limit
+        return [tasks[int(i * step)] for i in range(limit)]
+    return tasks[:limit]
 
 
 SUITES = ("builtin", "cross-site")
@@ -221,9 +225,7 @@ def _select_cross(site: str | None, tasks_file: Path | None, template: str | Non
         out = [by_id[i] for i in task_ids]
     if not out:
         raise ConfigError(steps.empty())
-    if limit is not None and limit < len(out):
-        out = [out[int(i * len(out) / limit)] for i in range(limit)] if spread else out[:limit]
-    return out
+    return _limited(out, limit, spread)
 
 
 class _Filters:
