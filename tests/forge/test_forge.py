@@ -26,7 +26,9 @@ runner = CliRunner()
 def test_plan_reports_cells_no_template_fills() -> None:
     planned, empty = plan_cells(["shopping", "mail"])
     assert ("D1", 2, "operation_code") in planned and ("D3", 3, "operation_code") in planned
-    assert ("D1", 1, "direct") in empty and ("D5", 1, "operation_code") in empty
+    # every template has Direct and Mixed variants: only domains no template has are empty
+    assert ("D1", 1, "direct") in planned and ("D3", 2, "mixed") in planned
+    assert ("D5", 1, "operation_code") in empty and ("D6", 2, "direct") in empty
     assert not set(planned) & set(empty) and len(planned) + len(empty) == 7 * 3 * 3
 
 

@@ -43,6 +43,7 @@ from webmdp.sites._common.visual import (
 )
 from webmdp.sites._common.visualtask import MEASURES, VisualPick
 from webmdp.tasks.model import Task
+from webmdp.tasks.variants import template_of
 from webmdp.trace import Mode
 
 _AXIS_TICK = (100, 116, 139)
@@ -167,7 +168,7 @@ class VisualChoiceAgent(PlanningAgent):
         self.rng = random.Random(f"{self.seed}:{task.id}")
         self.readings, self.chosen = {}, None
         oracle = task.oracle_actions()
-        tpl = get_site(task.site).template(task.template)
+        tpl = template_of(get_site(task.site), task.template)
         self.tpl = tpl if isinstance(tpl, VisualPick) else None
         if self.tpl is None:
             self._plan: deque[Action | _Read] = deque(oracle)

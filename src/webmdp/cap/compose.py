@@ -24,14 +24,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from webmdp.cap.clusters import CLUSTERS, Usage, affinity_matrix, anchor, expand
-from webmdp.cap.ports import (
-    Sink,
-    carried,
-    find_output,
-    find_sink,
-    noun,
-    sink_conditions,
-)
+from webmdp.cap.ports import Sink, carried, find_sink, sink_conditions
 from webmdp.core.model import World
 from webmdp.core.registry import get_site, site_names
 from webmdp.errors import GenerationError
@@ -49,6 +42,7 @@ from webmdp.tasks.model import (
     Port,
     Task,
 )
+from webmdp.tasks.outputs import find_output, noun
 from webmdp.tasks.replay import replay
 from webmdp.tasks.verifier import verify
 

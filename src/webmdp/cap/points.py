@@ -12,10 +12,10 @@ card (:mod:`webmdp.cap.cards`).
 from __future__ import annotations
 
 from webmdp.cap.cards import SiteCard, site_card
-from webmdp.cap.ports import first_shown
 from webmdp.core.registry import get_site
 from webmdp.core.site import Site
 from webmdp.tasks.model import CoveredPoint, Task
+from webmdp.tasks.outputs import first_shown
 
 _VISUAL_FIRST = ("PT27", "PT28", "PT31", "PT29", "PT13", "PT06", "PT05", "PT11")
 

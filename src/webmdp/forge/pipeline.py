@@ -17,16 +17,17 @@ Table 8 is accepted tasks per domain x level with the pass rate (accepted / plan
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from webmdp.core.registry import get_site
 from webmdp.forge.refine import refine
 from webmdp.sites import site_names
-from webmdp.tasks.dial import stream
+from webmdp.tasks.dial import candidate_templates, stream
 from webmdp.tasks.domains import DOMAINS, domain_of
 from webmdp.tasks.model import Task
+from webmdp.tasks.variants import template_of
 
 LEVELS = (1, 2, 3)
 ANSWER_TYPES = ("direct", "operation_code", "mixed")
@@ -71,27 +72,41 @@ class Forged:
                 "rejected": self.rejected, "accepted": len(self.tasks())}
 
 
-def _candidates(cell: Cell, sites: list[str]) -> Iterator[Task]:
-    domain, level, answer = cell
-    fits = [s for s in sites if any(
-        domain_of(s, t) == domain and get_site(s).template(t).answer_type == answer
-        for t in [*get_site(s).templates, *get_site(s).dial_templates])]
-    streams = [stream(get_site(s)) for s in fits]
-    while streams:
+def _draw(cells: list[Cell], sites: list[str], per_cell: int) -> dict[Cell, list[Task]]:
+    """Up to ``per_cell`` tasks for each cell, in one pass over the sites' dial streams taken
+    in turn (a candidate at a time from each), each task to the cell it measures into."""
+    found: dict[Cell, list[Task]] = {c: [] for c in cells}
+    open_cells = set(cells)
+    streams = [stream(get_site(s)) for s in sites if any(
+        (c[0], c[2]) in _kinds(s) for c in cells)]
+    while streams and open_cells:
         for it in list(streams):
             task = next(it, None)
             if task is None:
                 streams.remove(it)
-            elif task.domain == domain and task.answer_type == answer and \
-                    task.difficulty is not None and task.difficulty.level == level:
-                yield task
+                continue
+            level = task.difficulty.level if task.difficulty else "none"
+            if level == "none" or task.domain is None or task.answer_type is None:
+                continue
+            cell: Cell = (task.domain, level, task.answer_type)
+            if cell in open_cells:
+                found[cell].append(task)
+                if len(found[cell]) == per_cell:
+                    open_cells.discard(cell)
+    return found
+
+
+def _kinds(site: str) -> set[tuple[str, str]]:
+    """(domain, answer type) of every template the site's dial stream draws from."""
+    s = get_site(site)
+    return {(domain_of(site, t), template_of(s, t).answer_type)
+            for t in candidate_templates(s)}
 
 
 def plan_cells(sites: list[str]) -> tuple[list[Cell], list[Cell]]:
     """The cells some template of ``sites`` can fill, and the empty ones (no template of that
     domain and answer type)."""
-    kinds = {(domain_of(s, t), get_site(s).template(t).answer_type)
-             for s in sites for t in [*get_site(s).templates, *get_site(s).dial_templates]}
+    kinds = {k for s in sites for k in _kinds(s)}
     cells = [(d, lv, a) for d in DOMAINS for lv in LEVELS for a in ANSWER_TYPES]
     return [c for c in cells if (c[0], c[2]) in kinds], [c for c in cells
                                                         if (c[0], c[2]) not in kinds]
@@ -103,16 +118,10 @@ def forge(per_cell: int, *, sites: list[str] | None = None, noise: str = "none",
     names = sites or site_names()
     planned, empty = plan_cells(names)
     out = Forged(per_cell, empty=list(empty), cells=set(planned))
-    drafts: dict[Cell, list[Task]] = {}
-    for cell in planned:
-        found: list[Task] = []
-        for task in _candidates(cell, names):
-            found.append(task)
-            if len(found) == per_cell:
-                break
+    drafts = _draw(planned, names, per_cell)
+    for cell, found in drafts.items():
         if len(found) < per_cell:
             out.short[cell] = len(found)
-        drafts[cell] = found
         if progress:
             progress(f"generate {cell[0]} L{cell[1]} {cell[2]}: {len(found)} of {per_cell}")
     refined: dict[Cell, list[Task]] = {}

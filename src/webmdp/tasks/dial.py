@@ -1,13 +1,27 @@
 """The difficulty dial: tasks whose *measured* WebForge vector meets a request.
 
-Each site has one fixed stream of candidate tasks beyond its built-in 180: candidate ``k`` is
-world index ``DIAL_BASE + k``, template ``k mod T`` (the site's templates, then its dial
-templates, in order) and
-``(k div T) mod 4`` hard negatives, so the stream turns every knob the templates have
-(template, hard negatives, the seeded world). A dial-made task is named by its site, its
-measured level and its rank among the stream's tasks of that level: ``shopping_L3_0007`` is
-the eighth level-3 task of the shopping stream. That name is stable whatever the request that
-found it, and :func:`resolve` rebuilds the task from it alone.
+Each site has one fixed stream of candidate tasks beyond its built-in 180, in four segments
+of :data:`SCAN` candidates that turn one knob each (:func:`segments`):
+
+1. ``templates``: the site's templates, then its dial templates (visual information, Direct
+   and Mixed answers), with the template's own catalogue;
+2. ``small-catalogue``: the same templates in a world with no filler entities (only the
+   target, its hard negatives and companions), so result lists are short (Jump Breadth and
+   Info Complexity fall);
+3. ``answers``: the answer variants of every template (:mod:`webmdp.tasks.variants`):
+   ``direct`` (report a field of the target, change nothing), ``mixed`` (do the task and
+   report it) and ``calc`` (report a multiple of its price: arithmetic);
+4. ``answers-small-catalogue``: the answer variants in the small catalogue (read-only and
+   short lists: where level 1 lives).
+
+Candidate ``k`` is world index ``DIAL_BASE + k``; within its segment, at offset ``j``, it is
+template ``j mod T`` of the segment's ``T`` and ``(j div T) mod 4`` hard negatives, so the
+stream also turns the hard-negative knob and the seeded world. A dial-made task is named by its
+site, its measured level and its rank among the stream's tasks of that level:
+``shopping_L3_0007`` is the eighth level-3 task of the shopping stream. That name is stable
+whatever the request that found it, and :func:`resolve` rebuilds the task from it alone. (The
+segments come in order, so the first segment's names did not change when the later three
+were added.)
 """
 
 from __future__ import annotations
@@ -22,10 +36,39 @@ from webmdp.errors import ConfigError, GenerationError, unknown_choice
 from webmdp.tasks.domains import domain_of
 from webmdp.tasks.generate import MAX_HARD_NEGATIVES, make_task
 from webmdp.tasks.model import DIMENSIONS, Task
+from webmdp.tasks.variants import SEP, modes
 
 DIAL_BASE = 10_000
 SCAN = 240
-"""Candidates the dial looks at per site before it gives up on a request."""
+"""Candidates per segment of a site's stream (the dial looks at ``4 * SCAN`` per site before
+it gives up on a request)."""
+SMALL_CATALOGUE = 0
+"""Filler entities in the ``small-catalogue`` segment's worlds."""
+
+
+@dataclass(frozen=True)
+class Segment:
+    """One knob of the stream: its templates, and the catalogue size (``None``: the
+    template's own)."""
+
+    name: str
+    templates: tuple[str, ...]
+    catalogue: int | None = None
+
+
+def segments(site: Site) -> tuple[Segment, ...]:
+    """The site's stream segments, in order (see the module docstring)."""
+    names = (*site.templates, *site.dial_templates)
+    coded = [n for n in names if site.template(n).answer_type == "operation_code"]
+    variants = tuple(f"{n}{SEP}{m}" for m in modes(site) for n in coded)
+    return (Segment("templates", names), Segment("small-catalogue", names, SMALL_CATALOGUE),
+            Segment("answers", variants), Segment("answers-small-catalogue", variants,
+                                                  SMALL_CATALOGUE))
+
+
+def candidate_templates(site: Site) -> list[str]:
+    """Every template name the site's stream draws from (variants included)."""
+    return list(dict.fromkeys(n for seg in segments(site) for n in seg.templates))
 DIAL_ID = re.compile(r"^(?P<site>[a-z]+)_L(?P<level>[123]|none)_(?P<rank>\d{4})$")
 
 
@@ -73,13 +116,10 @@ def parse_dims(text: str | None) -> dict[str, int]:
 def stream(site: Site) -> Iterator[Task]:
     """The site's candidate tasks in order, each with its dial name (``site_L<level>_NNNN``)
     and measured difficulty; candidates no world fits are skipped."""
-    names = [*site.templates, *site.dial_templates]
     ranks: dict[str, int] = {}
-    for k in range(SCAN):
-        template = names[k % len(names)]
-        hn = (k // len(names)) % (MAX_HARD_NEGATIVES + 1)
+    for k, (seg, template, hn) in enumerate(_candidates(site)):
         try:
-            task = make_task(site, DIAL_BASE + k, template, hn)
+            task = make_task(site, DIAL_BASE + k, template, hn, catalogue=seg.catalogue)
         except GenerationError:
             continue
         assert task.difficulty is not None
@@ -87,6 +127,16 @@ def stream(site: Site) -> Iterator[Task]:
         rank = ranks.get(level, 0)
         ranks[level] = rank + 1
         yield task.model_copy(update={"id": f"{site.name}_L{level}_{rank:04d}"})
+
+
+def _candidates(site: Site) -> Iterator[tuple[Segment, str, int]]:
+    for seg in segments(site):
+        names = seg.templates
+        for j in range(SCAN):
+            if names:
+                yield seg, names[j % len(names)], (j // len(names)) % (MAX_HARD_NEGATIVES + 1)
+            else:  # pragma: no cover - every site has templates
+                return
 
 
 def search(request: Request, sites: Sequence[str], limit: int) -> tuple[list[Task], list[Task]]:
@@ -124,7 +174,7 @@ def resolve(task_id: str) -> Task:
         if task.id == task_id:
             return task
     raise ConfigError(f"unknown task id '{task_id}': the {site.name} dial stream holds fewer "
-                      f"level-{m['level']} tasks in its first {SCAN} candidates")
+                      f"level-{m['level']} tasks in its first {len(segments(site)) * SCAN} candidates")
 
 
 def is_dial_id(task_id: str) -> bool:

@@ -46,6 +46,7 @@ from webmdp.core.spec import Action
 from webmdp.errors import InvalidAction
 from webmdp.tasks.distance import candidate_actions
 from webmdp.tasks.model import DIMENSIONS, Difficulty, Task
+from webmdp.tasks.variants import template_of
 
 TITLES = dict(zip(DIMENSIONS, ("Jump Depth", "Jump Breadth", "Page Interaction",
                                "Visual Complexity", "Info Complexity", "Reasoning/Calc",
@@ -108,8 +109,14 @@ def measure(task: Task, site: Site | None = None, world: World | None = None) ->
 def computation(site: Site, template: str) -> str:
     """What the template asks the agent to compute: its declared ``reasoning``, else read
     from its tables (a superlative over detail pages: multi_step; a superlative, or a match
-    on two or more fields: compare; else lookup)."""
-    tpl = site.template(template)
+    on two or more fields: compare; else lookup); an answer variant may add arithmetic."""
+    tpl = template_of(site, template)
+    found = _declared(tpl)
+    extra = getattr(tpl, "adds_computation", "")
+    return max(found, extra, key=COMPUTATIONS.__getitem__) if extra else found
+
+
+def _declared(tpl: object) -> str:
     declared = getattr(tpl, "reasoning", "")
     if declared:
         return str(declared)

@@ -54,8 +54,10 @@ TEMPLATE_DOMAIN = {
 
 
 def domain_of(site: str, template: str) -> str:
-    """The domain code (``D1``..``D7``) of a site's template."""
-    return TEMPLATE_DOMAIN.get((site, template), SITE_DOMAIN[site])
+    """The domain code (``D1``..``D7``) of a site's template (an answer variant ``BASE:MODE``
+    keeps its base's: the work asked is the same)."""
+    base = template.partition(":")[0]
+    return TEMPLATE_DOMAIN.get((site, base), SITE_DOMAIN[site])
 
 
 def check_domain(code: str) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import zlib
+from dataclasses import replace
 
 from webmdp.core.model import World
 from webmdp.core.site import Site
@@ -12,6 +13,7 @@ from webmdp.tasks.difficulty import measure
 from webmdp.tasks.domains import domain_of
 from webmdp.tasks.model import ActionModel, Complexity, Task
 from webmdp.tasks.replay import replay
+from webmdp.tasks.variants import template_of
 from webmdp.tasks.verifier import verify
 
 TASKS_PER_SITE = 180
@@ -37,20 +39,26 @@ def plan(site: Site, n: int = TASKS_PER_SITE) -> list[tuple[int, str, int]]:
             for i in range(n)]
 
 
-def make_task(site: Site, index: int, template: str, hard_negatives: int) -> Task:
-    """Build, check and oracle-verify one task. Deterministic in (site, index)."""
-    tpl = site.template(template)
+def make_task(site: Site, index: int, template: str, hard_negatives: int,
+              catalogue: int | None = None) -> Task:
+    """Build, check and oracle-verify one task. Deterministic in (site, index) and the knobs:
+    ``template`` (a ``BASE:MODE`` answer variant too), ``hard_negatives`` and ``catalogue``
+    (at most that many filler entities; ``None``: the template's own count)."""
+    tpl = template_of(site, template)
     seed = task_seed(site.name, index)
     tid = task_id(site.name, index)
     for attempt in range(_ATTEMPTS):
         rng = random.Random(seed * 1009 + attempt)
         draft = tpl.draft(site, rng, hard_negatives)
+        if catalogue is not None and draft.spec.n_fillers > catalogue:
+            draft.spec = replace(draft.spec, n_fillers=catalogue)
         world = site.generate_world(draft.spec, rng)
         draft.bind(world)
         if tpl.matches(draft, world) == [draft.target]:
             break
     else:
         raise GenerationError(f"{template}: no world with a unique target", task_id=tid)
+    tpl.finish(draft, world, site)
     oracle = tpl.oracle(draft, world, site)
     conditions = tpl.verifier(draft, world)
     result = replay(site, world, oracle)

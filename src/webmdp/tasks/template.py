@@ -69,6 +69,10 @@ class TaskTemplate(ABC):
     def verifier(self, draft: Draft, world: World) -> list[Condition]:
         """Conditions on the final state's facts."""
 
+    def finish(self, draft: Draft, world: World, site: Site) -> None:
+        """Complete the draft once its world exists (a variant words its question here)."""
+        return None
+
     def access_level(self, draft: Draft, oracle: list[Action], site: Site) -> AccessLevel:
         """The exploration type required to isolate the target (WebSTEP 4.4)."""
         if draft.hard_negatives:
