@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import atexit
+import os
+import shutil
+import tempfile
 from collections.abc import Iterator
 
 import pytest
@@ -10,6 +14,13 @@ from support import site_tasks
 from webmdp.env.chromium import BrowserHost
 from webmdp.server.runner import ServerHandle
 from webmdp.tasks import Task
+
+# The disk cache of generated task sets (webmdp.tasks.cache): a fresh one per test session, so
+# every session generates each set once (in whichever process needs it first) and its
+# subprocesses (`webmdp run`, runner workers) read it instead of generating it again.
+_CACHE = tempfile.mkdtemp(prefix="webmdp-test-cache-")
+os.environ["WEBMDP_CACHE_DIR"] = _CACHE
+atexit.register(shutil.rmtree, _CACHE, True)
 
 
 @pytest.fixture(scope="session")

@@ -13,10 +13,12 @@ pytestmark = pytest.mark.browser
 
 @pytest.mark.parametrize("site", site_names())
 def test_validate_sample(site: str) -> None:
-    tasks = site_tasks(site)[::30]  # 6 per site; `make test-slow` replays every oracle
-    rep = validate_site(site, tasks)
+    # 4 per site, spread over its templates; `make test-slow` replays every oracle. The
+    # site-wide conformance checker (level 1's other half) runs in tests/core/test_core_spec.
+    tasks = site_tasks(site)[::45]
+    rep = validate_site(site, tasks, conformance=False)
     assert rep.ok, (rep.level1, rep.level2[:5], rep.level3[:5])
-    assert rep.tasks == 6 and rep.pages_checked >= 6 * 3
+    assert rep.tasks == 4 and rep.pages_checked >= 4 * 3
 
 
 @pytest.mark.slow

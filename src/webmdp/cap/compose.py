@@ -30,6 +30,7 @@ from webmdp.core.registry import get_site, site_names
 from webmdp.errors import GenerationError
 from webmdp.sites.cross.site import NAME, OPEN_SITE, compose_world
 from webmdp.tasks.answers import normalise
+from webmdp.tasks.cache import cached_tasks
 from webmdp.tasks.conditions import Condition
 from webmdp.tasks.generate import generate_site_tasks
 from webmdp.tasks.model import (
@@ -151,23 +152,28 @@ def generate_cross_tasks(n: int = DEFAULT_COUNT, *, points_of: PointsOf | None =
     """The first ``n`` cross-site tasks (deterministic; the i-th never depends on ``n``)."""
     key = (n, points_of)
     if key not in _GENERATED:
-        from webmdp.cap.points import covered_points
+        def build() -> list[Task]:
+            from webmdp.cap.points import covered_points
 
-        points = points_of or covered_points
-        m = affinity_matrix()
-        usage = Usage()
-        used: Counter[str] = Counter()
-        out = []
-        sites = tuple(s for s in site_names() if s in CLUSTERS)
-        for i in range(n):
-            pattern = PATTERNS[i % len(PATTERNS)]
-            assignment = assign_sites(pattern, usage, m, sites)
-            if assignment is None:  # pragma: no cover (the declared M always has one)
-                raise GenerationError(f"no sites for pattern {pattern.name}",
-                                      task_id=cross_id(i))
-            usage.record(assignment.values())
-            out.append(make_cross_task(i, pattern, assignment, used, points))
-        _GENERATED[key] = tuple(out)
+            points = points_of or covered_points
+            m = affinity_matrix()
+            usage = Usage()
+            used: Counter[str] = Counter()
+            out = []
+            sites = tuple(s for s in site_names() if s in CLUSTERS)
+            for i in range(n):
+                pattern = PATTERNS[i % len(PATTERNS)]
+                assignment = assign_sites(pattern, usage, m, sites)
+                if assignment is None:  # pragma: no cover (the declared M always has one)
+                    raise GenerationError(f"no sites for pattern {pattern.name}",
+                                          task_id=cross_id(i))
+                usage.record(assignment.values())
+                out.append(make_cross_task(i, pattern, assignment, used, points))
+            return out
+
+        # the default points (the site cards) are part of the package: the disk cache holds them
+        _GENERATED[key] = cached_tasks(f"{SUITE}-{n}", build) if points_of is None \
+            else tuple(build())
     return list(_GENERATED[key])
 
 

@@ -144,6 +144,9 @@ def search(request: Request, sites: Sequence[str], limit: int) -> tuple[list[Tas
     when none does, the nearest candidates seen (one per distinct vector, nearest first)."""
     found: list[Task] = []
     near: dict[tuple[int, ...], Task] = {}
+    if request.domain is not None:  # a site none of whose templates has the domain: skipped
+        sites = [s for s in sites if any(domain_of(s, t) == request.domain
+                                         for t in candidate_templates(get_site(s)))]
     streams = [stream(get_site(s)) for s in sites]
     while streams and len(found) < limit:
         for it in list(streams):
@@ -173,8 +176,9 @@ def resolve(task_id: str) -> Task:
     for task in stream(site):
         if task.id == task_id:
             return task
+    scanned = len(segments(site)) * SCAN
     raise ConfigError(f"unknown task id '{task_id}': the {site.name} dial stream holds fewer "
-                      f"level-{m['level']} tasks in its first {len(segments(site)) * SCAN} candidates")
+                      f"level-{m['level']} tasks in its first {scanned} candidates")
 
 
 def is_dial_id(task_id: str) -> bool:

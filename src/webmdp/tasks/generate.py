@@ -9,6 +9,7 @@ from dataclasses import replace
 from webmdp.core.model import World
 from webmdp.core.site import Site
 from webmdp.errors import GenerationError
+from webmdp.tasks.cache import cached_tasks
 from webmdp.tasks.difficulty import measure
 from webmdp.tasks.domains import domain_of
 from webmdp.tasks.model import ActionModel, Complexity, Task
@@ -94,11 +95,17 @@ def _public_world(world: World) -> World:
 
 
 def generate_site_tasks(site: Site, n: int = TASKS_PER_SITE) -> list[Task]:
-    """A site's task set (deterministic). Built once per process and site: the list is new
-    each call, the tasks are shared (treat them as read-only, or ``model_copy`` them)."""
+    """A site's task set (deterministic). Built once per process and site, and read from the
+    disk cache (:mod:`webmdp.tasks.cache`) when another process built it: the list is new each
+    call, the tasks are shared (treat them as read-only, or ``model_copy`` them)."""
     key = (site.name, type(site), n)
     if key not in _GENERATED:
-        _GENERATED[key] = tuple(make_task(site, i, tpl, hn) for i, tpl, hn in plan(site, n))
+        def build() -> list[Task]:
+            return [make_task(site, i, tpl, hn) for i, tpl, hn in plan(site, n)]
+
+        # a site webmdp ships is keyed by the package's content; another (a user's) is not cached
+        shipped = type(site).__module__.startswith("webmdp.")
+        _GENERATED[key] = cached_tasks(f"{site.name}-{n}", build) if shipped else tuple(build())
     return list(_GENERATED[key])
 
 

@@ -1,0 +1,74 @@
+"""The disk cache of generated task sets: a hit is byte-identical to a build, a bad entry or
+directory is a miss (never an error), `off` writes nothing, and old keys are pruned."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from webmdp.sites import get_site
+from webmdp.tasks import cache as C
+from webmdp.tasks import generate as G
+from webmdp.tasks.generate import generate_site_tasks, make_task, plan
+from webmdp.tasks.model import Task
+
+
+def _tasks() -> list[Task]:
+    site = get_site("shopping")
+    return [make_task(site, i, t, hn) for i, t, hn in plan(site, 6)]
+
+
+def test_a_hit_is_what_a_build_gives(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(C.CACHE_ENV, str(tmp_path))
+    built = _tasks()
+    calls: list[int] = []
+    first = C.cached_tasks("t", lambda: calls.append(1) or built)
+    again = C.cached_tasks("t", lambda: calls.append(2) or [])
+    assert calls == [1] and list(first) == list(again) == built
+    assert [t.model_dump_json() for t in again] == [t.model_dump_json() for t in built]
+    entry = tmp_path / "tasks" / C.code_key() / "t.jsonl"
+    assert len(entry.read_text().splitlines()) == 6
+    # an entry cut short is a miss: rebuilt and rewritten
+    entry.write_text(entry.read_text()[:500])
+    assert list(C.cached_tasks("t", lambda: calls.append(3) or built)) == built
+    assert calls == [1, 3] and len(entry.read_text().splitlines()) == 6
+
+
+def test_off_and_unwritable_are_misses(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    built = _tasks()[:2]
+    monkeypatch.setenv(C.CACHE_ENV, "off")
+    assert C.cache_dir() is None and list(C.cached_tasks("t", lambda: built)) == built
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a directory")
+    monkeypatch.setenv(C.CACHE_ENV, str(blocker))
+    assert list(C.cached_tasks("t", lambda: built)) == built  # cannot write: still works
+    assert blocker.read_text() == "not a directory"
+
+
+def test_old_keys_are_pruned(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(C.CACHE_ENV, str(tmp_path))
+    for k in range(5):
+        (tmp_path / "tasks" / f"old{k}").mkdir(parents=True)
+    C.cached_tasks("t", lambda: _tasks()[:1])
+    kept = sorted(d.name for d in (tmp_path / "tasks").iterdir())
+    assert len(kept) == C.KEEP and C.code_key() in kept and "old4" in kept
+
+
+def test_another_process_reads_what_this_one_wrote(tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(C.CACHE_ENV, str(tmp_path))
+    monkeypatch.setattr(G, "_GENERATED", {})
+    mine = generate_site_tasks(get_site("shopping"))  # built here and stored
+    entry = tmp_path / "tasks" / C.code_key() / "shopping-180.jsonl"
+    assert entry.is_file()
+    code = ("import sys; from webmdp.sites import get_site; "
+            "from webmdp.tasks import generate as G; "
+            "G.make_task = None; "  # a build would fail: the tasks must come from the entry
+            "ts = G.generate_site_tasks(get_site('shopping')); "
+            "sys.stdout.write(''.join(t.model_dump_json() + '\\n' for t in ts))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout
+    assert out == "".join(t.model_dump_json() + "\n" for t in mine)
