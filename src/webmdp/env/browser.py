@@ -6,6 +6,7 @@ import base64
 import contextlib
 import json
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -130,6 +131,7 @@ class BrowserEnv:
         self.context: Any = None
         self.page: Any = None
         self._cdp: Any = None  # the page's CDP session, for screenshots
+        self._drag_cdp: tuple[Any, Any] | None = None  # (page, CDP session), for drags
         self.session_id = ""
         self.episode: Episode | None = None
         self._seen = 0
@@ -310,9 +312,10 @@ class BrowserEnv:
             (mouse.down if kind == "mouse_down" else mouse.up)(button=act.button)
         elif kind == "drag":
             assert act.x2 is not None and act.y2 is not None
-            mouse.move(*self._target(act))
-            mouse.down(button=act.button)
-            mouse.move(act.x2, act.y2, steps=2)  # one move on the way: drags register
+            with self._unbuffered_input():
+                mouse.move(*self._target(act))
+                mouse.down(button=act.button)
+                mouse.move(act.x2, act.y2)  # one move with the button held: drags register
             mouse.up(button=act.button)
             self._pointer = (act.x2, act.y2)
         elif kind == "scroll":
@@ -338,6 +341,25 @@ class BrowserEnv:
         elif kind == "wait":
             seconds = DEFAULT_WAIT_S if act.seconds is None else act.seconds
             self.page.wait_for_timeout(max(0.0, min(seconds, MAX_WAIT_S)) * 1000)
+
+    @contextlib.contextmanager
+    def _unbuffered_input(self) -> Iterator[None]:
+        """Mouse moves delivered unbuffered while the block runs. Chromium aligns mouse moves
+        to animation frames: a move on its own is acknowledged at the next frame (~17 ms), so
+        each of a drag's moves waits a frame, where a click's move is flushed at once by the
+        press sent right behind it. With DevTools' overlay enabled Chromium delivers input
+        unbuffered; the events, their order and their positions are the same."""
+        if self._drag_cdp is None or self._drag_cdp[0] is not self.page:
+            session = self.context.new_cdp_session(self.page)
+            session.send("DOM.enable")  # the overlay needs it
+            self._drag_cdp = (self.page, session)
+        session = self._drag_cdp[1]
+        session.send("Overlay.enable")
+        try:
+            yield
+        finally:
+            with contextlib.suppress(Exception):  # not to hide the block's own error
+                session.send("Overlay.disable")
 
     @staticmethod
     def _has_point(act: GUIAction) -> bool:
