@@ -55,11 +55,11 @@ def test_domain_filter_and_level_across_sites() -> None:
 
 
 def test_an_impossible_request_lists_the_nearest_vectors(tmp_path: Path) -> None:
-    res = runner.invoke(app, ["tasks", "generate", "--site", "mail", "--dims", "visual=3",
+    res = runner.invoke(app, ["tasks", "generate", "--site", "qa", "--dims", "visual=3",
                               "--out", str(tmp_path / "x.jsonl")])
     assert res.exit_code == 2
-    assert "no task of mail meets visual=3" in res.output
-    assert "nearest vectors" in res.output and "mail_L" in res.output
+    assert "no task of qa meets visual=3" in res.output
+    assert "nearest vectors" in res.output and "qa_L" in res.output
     assert not (tmp_path / "x.jsonl").exists()
 
 

@@ -125,13 +125,16 @@ def test_stream_segments_turn_the_knobs_and_names_resolve() -> None:
     site = get_site("repo")
     segs = segments(site)
     assert [g.name for g in segs] == ["templates", "small-catalogue", "answers",
-                                      "answers-small-catalogue"]
+                                      "answers-small-catalogue", "confirm-dialogs"]
     assert segs[1].catalogue == segs[3].catalogue == 0 and segs[0].catalogue is None
     picked: dict[int, Task] = {}
     for task in stream(site):  # the first task of each segment
         picked.setdefault((task.index - DIAL_BASE) // SCAN, task)
-    assert sorted(picked) == [0, 1, 2, 3]
-    assert [":" in picked[k].template for k in range(4)] == [False, False, True, True]
+        if len(picked) == len(segs):
+            break
+    assert sorted(picked) == [0, 1, 2, 3, 4]
+    assert [":" in picked[k].template for k in range(5)] == [False, False, True, True, False]
+    assert "Confirm" in [a.name for a in picked[4].oracle_actions()]
     assert len(picked[1].world["entities"]) < len(picked[0].world["entities"])
     for task in picked.values():
         assert resolve(task.id).model_dump_json() == task.model_dump_json()

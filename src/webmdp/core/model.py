@@ -58,6 +58,8 @@ class State:
 
     surface: str
     focus: str | None = None
+    pending: str | None = None
+    """An action waiting in a confirmation dialog (its JSON; :mod:`webmdp.core.dialog`)."""
 
     def replace(self, **changes: Any) -> Self:
         """A copy with ``changes`` applied: the same result as :func:`dataclasses.replace`
@@ -76,7 +78,10 @@ class State:
         return new
 
     def to_dict(self) -> dict[str, Any]:
-        return {f.name: _plain(getattr(self, f.name)) for f in dataclasses.fields(self)}
+        """The state's fields as plain data (``pending`` only while a dialog is open, so a
+        state's canonical form is the same as before dialogs existed)."""
+        return {f.name: _plain(getattr(self, f.name)) for f in dataclasses.fields(self)
+                if f.name != "pending" or self.pending is not None}
 
 
 _FIELDS: dict[type, frozenset[str]] = {}

@@ -7,6 +7,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from webmdp.core import dialog
 from webmdp.core.model import Observation, State, World, WorldSpec
 from webmdp.core.spec import (
     Action,
@@ -54,6 +55,8 @@ class Site(ABC):
         try:
             return self._actions[name]
         except KeyError:
+            if name in dialog.SPECS:  # a confirmation dialog's (a world knob: core.dialog)
+                return dialog.SPECS[name]
             raise InvalidAction(f"unknown action '{name}' on site {self.name}") from None
 
     def surface_kind(self, surface: str) -> SurfaceKind:
@@ -141,9 +144,11 @@ class Site(ABC):
         return spec
 
     def step(self, state: State, action: Action, world: World) -> State:
-        """Validate then transition: the entry point envs and oracles use."""
+        """Validate then transition: the entry point envs and oracles use. A confirmation
+        dialog (:mod:`webmdp.core.dialog`) opens, applies or cancels here."""
         self.validate_params(action)
-        return self.transition(state, action, world)
+        opened = dialog.step(self, state, action, world)
+        return self.transition(state, action, world) if opened is None else opened
 
 
 def _check_type(action: str, name: str, typ: str, choices: tuple[str, ...], value: Any) -> None:

@@ -54,6 +54,7 @@ class Segment:
     name: str
     templates: tuple[str, ...]
     catalogue: int | None = None
+    confirm: bool = False
 
 
 def segments(site: Site) -> tuple[Segment, ...]:
@@ -63,7 +64,8 @@ def segments(site: Site) -> tuple[Segment, ...]:
     variants = tuple(f"{n}{SEP}{m}" for m in modes(site) for n in coded)
     return (Segment("templates", names), Segment("small-catalogue", names, SMALL_CATALOGUE),
             Segment("answers", variants), Segment("answers-small-catalogue", variants,
-                                                  SMALL_CATALOGUE))
+                                                  SMALL_CATALOGUE),
+            Segment("confirm-dialogs", names, confirm=True))
 
 
 def candidate_templates(site: Site) -> list[str]:
@@ -119,7 +121,8 @@ def stream(site: Site) -> Iterator[Task]:
     ranks: dict[str, int] = {}
     for k, (seg, template, hn) in enumerate(_candidates(site)):
         try:
-            task = make_task(site, DIAL_BASE + k, template, hn, catalogue=seg.catalogue)
+            task = make_task(site, DIAL_BASE + k, template, hn, catalogue=seg.catalogue,
+                             confirm=seg.confirm)
         except GenerationError:
             continue
         assert task.difficulty is not None

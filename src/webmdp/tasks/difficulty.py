@@ -39,6 +39,7 @@ import itertools
 from collections.abc import Sequence
 from typing import Any, Literal
 
+from webmdp.core import dialog
 from webmdp.core.model import Observation, State, World
 from webmdp.core.registry import get_site
 from webmdp.core.site import Site
@@ -184,7 +185,7 @@ def _risk(site: Site, task: Task, world: World, states: Sequence[State],
         if _effects(site, states[i + 1]) == before or _undone(site, task, world, states[i + 1],
                                                               before):
             continue
-        if views[i].surface not in confirm:
+        if views[i].surface not in confirm and "confirm_dialog" not in views[i].context:
             return "unwarned"
         worst = "confirmed"
     return worst
@@ -212,6 +213,8 @@ def _undone(site: Site, task: Task, world: World, state: State, before: dict[str
                     return False
                 try:
                     child = site.step(s, a, world)
+                    if child.pending is not None:  # the undo asks first: confirm it
+                        child = site.step(child, Action(dialog.CONFIRM), world)
                 except InvalidAction:
                     continue
                 if commits and _effects(site, child) == before:

@@ -6,8 +6,10 @@ import random
 import zlib
 from dataclasses import replace
 
+from webmdp.core import dialog
 from webmdp.core.model import World
 from webmdp.core.site import Site
+from webmdp.core.spec import Action
 from webmdp.errors import GenerationError
 from webmdp.tasks.cache import cached_tasks
 from webmdp.tasks.difficulty import measure
@@ -41,10 +43,11 @@ def plan(site: Site, n: int = TASKS_PER_SITE) -> list[tuple[int, str, int]]:
 
 
 def make_task(site: Site, index: int, template: str, hard_negatives: int,
-              catalogue: int | None = None) -> Task:
+              catalogue: int | None = None, confirm: bool = False) -> Task:
     """Build, check and oracle-verify one task. Deterministic in (site, index) and the knobs:
-    ``template`` (a ``BASE:MODE`` answer variant too), ``hard_negatives`` and ``catalogue``
-    (at most that many filler entities; ``None``: the template's own count)."""
+    ``template`` (a ``BASE:MODE`` answer variant too), ``hard_negatives``, ``catalogue``
+    (at most that many filler entities; ``None``: the template's own count) and ``confirm``
+    (the site's commit actions behind a confirmation dialog: :mod:`webmdp.core.dialog`)."""
     tpl = template_of(site, template)
     seed = task_seed(site.name, index)
     tid = task_id(site.name, index)
@@ -61,6 +64,12 @@ def make_task(site: Site, index: int, template: str, hard_negatives: int,
         raise GenerationError(f"{template}: no world with a unique target", task_id=tid)
     tpl.finish(draft, world, site)
     oracle = tpl.oracle(draft, world, site)
+    if confirm:  # dialogs before the actions the site's templates commit with
+        commits = sorted({t.commit_action for t in (*site.templates.values(),
+                                                    *site.dial_templates.values())} - {""})
+        world = World(site=world.site, entities=world.entities,
+                      meta={**world.meta, dialog.META: commits})
+        oracle = _confirmed(site, world, oracle)
     conditions = tpl.verifier(draft, world)
     result = replay(site, world, oracle)
     if result.error is not None:
@@ -86,6 +95,18 @@ def make_task(site: Site, index: int, template: str, hard_negatives: int,
                                    "domain": domain_of(site.name, template),
                                    "answer_type": tpl.answer_type,
                                    "answer": tpl.answer(draft, world)})
+
+
+def _confirmed(site: Site, world: World, oracle: list[Action]) -> list[Action]:
+    """``oracle`` with a ``Confirm`` after each action that opens a dialog in ``world``."""
+    state, out = site.initial_state(world), []
+    for action in oracle:
+        state = site.step(state, action, world)
+        out.append(action)
+        if state.pending is not None:
+            state = site.step(state, Action(dialog.CONFIRM), world)
+            out.append(Action(dialog.CONFIRM))
+    return out
 
 
 def _public_world(world: World) -> World:

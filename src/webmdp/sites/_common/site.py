@@ -11,6 +11,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar, cast
 
+from webmdp.core import dialog
 from webmdp.core.model import Observation, State, World, WorldSpec
 from webmdp.core.site import Site
 from webmdp.core.spec import Action, SkillCategory
@@ -81,6 +82,9 @@ class ModularSite(Site, Generic[StateT]):
         return self.logic.transition(self.own(state), action, world)
 
     def observe(self, state: State, world: World) -> Observation:
+        if state.pending is not None:  # a confirmation dialog over the page (core.dialog)
+            page = self.logic.observe(self.own(state.replace(pending=None)), world)
+            return dialog.observe(page, state)
         return self.logic.observe(self.own(state), world)
 
     def facts(self, state: State) -> dict[str, Any]:

@@ -92,8 +92,18 @@ def render_app(site: str, obs: Observation, **extra: Any) -> str:
     """The inner ``#app`` markup of a surface."""
     if site == CROSS:
         return _render_cross(obs, **extra)
-    tpl = environment(site).get_template(f"{obs.surface}.html")
-    return tpl.render(obs=obs, ctx=obs.context, entities=obs.entities, **extra)
+    env = environment(site)
+    html = env.get_template(f"{obs.surface}.html").render(obs=obs, ctx=obs.context,
+                                                          entities=obs.entities, **extra)
+    question = obs.context.get("confirm_dialog")
+    if question:  # a confirmation dialog over the page (webmdp.core.dialog): the page is
+        # drawn but inert, as under a site's own modal (no bound actions, drags or drops)
+        html = _BOUND_ATTR.sub(r"data-inert-\1=", html)
+        html += env.get_template("confirm_dialog.html").render(question=question)
+    return html
+
+
+_BOUND_ATTR = re.compile(r"data-(action|drag|drop-for)=")
 
 
 def _render_cross(obs: Observation, **extra: Any) -> str:
