@@ -246,9 +246,10 @@ def test_browser_malformed_is_invalid(action: object, reason: str) -> None:
 def test_semantic_actions_doc(name: str) -> None:
     site = get_site(name)
     lines = semantic_actions_doc(site).splitlines()
-    assert len(lines) == len(site.actions) + 1
+    assert len(lines) == len(site.actions) + 3
     assert [ln.split("(")[0].removeprefix("- ") for ln in lines] == [
-        *(a.name for a in site.actions), "Finish"]
+        *(a.name for a in site.actions), "Confirm", "Cancel", "Finish"]
+    assert lines[-2].endswith("(only while a confirmation dialog is open)")
     for line, spec in zip(lines, site.actions, strict=False):
         for p in spec.params:
             assert f"{p.name}{'?' if p.optional else ''}: " in line
@@ -285,7 +286,8 @@ def test_gui_actions_doc_examples_parse() -> None:
 def test_semantic_tools(name: str) -> None:
     site = get_site(name)
     tools = semantic_tools(site)
-    assert [t["function"]["name"] for t in tools] == [*(a.name for a in site.actions), "Finish"]
+    assert [t["function"]["name"] for t in tools] == [*(a.name for a in site.actions),
+                                                      "Confirm", "Cancel", "Finish"]
     for tool, spec in zip(tools, site.actions, strict=False):
         assert tool["type"] == "function"
         params = tool["function"]["parameters"]

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import ValidationError
@@ -29,7 +30,8 @@ from webmdp.agents.llm.grammars.base import (
     invalid,
     point_to_viewport,
 )
-from webmdp.core.spec import Action, ParamSpec
+from webmdp.core import dialog
+from webmdp.core.spec import Action, ActionSpec, ParamSpec
 from webmdp.env.actions import SCROLL_STEP_PX, GUIAction
 from webmdp.trace import Mode
 
@@ -87,11 +89,19 @@ def _purpose(description: str, skill: str) -> str:
     return description or skill.replace("_", " ")
 
 
+def _actions(site: Site) -> tuple[ActionSpec, ...]:
+    """The site's actions, then ``Confirm`` and ``Cancel``: valid only while a confirmation
+    dialog is open (a world with the confirm-dialogs knob: :mod:`webmdp.core.dialog`)."""
+    return (*site.actions, *(replace(spec, description=f"{spec.description} (only while a "
+                                     "confirmation dialog is open)")
+                             for spec in dialog.SPECS.values()))
+
+
 def semantic_actions_doc(site: Site) -> str:
     """Every action of ``site`` with its parameters (name, type or choices, ``?`` = optional)
-    and purpose, one per line, plus Finish."""
+    and purpose, one per line, plus a confirmation dialog's two and Finish."""
     lines = []
-    for a in site.actions:
+    for a in _actions(site):
         params = ", ".join(f"{p.name}{'?' if p.optional else ''}: {_type_label(p, site)}"
                            for p in a.params)
         lines.append(f"- {a.name}({params}) - {_purpose(a.description, a.skill)}")
@@ -138,10 +148,11 @@ def _param_schema(p: ParamSpec, site: Site) -> dict[str, Any]:
 
 def semantic_tools(site: Site, *, api: Literal["chat", "responses"] = "chat"
                    ) -> list[dict[str, Any]]:
-    """OpenAI function tools, one per action of ``site`` plus Finish (``chat``: Chat
-    Completions' ``{"type": "function", "function": {...}}``; ``responses``: the flat form)."""
+    """OpenAI function tools, one per action of ``site`` plus a confirmation dialog's two and
+    Finish (``chat``: Chat Completions' ``{"type": "function", "function": {...}}``;
+    ``responses``: the flat form)."""
     tools = []
-    for a in site.actions:
+    for a in _actions(site):
         params = {"type": "object",
                   "properties": {p.name: _param_schema(p, site) for p in a.params},
                   "required": [p.name for p in a.params if not p.optional],
