@@ -15,6 +15,7 @@ from webmdp.errors import InvalidAction
 from webmdp.forge import refine as R
 from webmdp.forge.calibrate import summarise, wilson
 from webmdp.forge.pipeline import forge, plan_cells
+from webmdp.tasks import dial
 from webmdp.tasks.codes import gold_code
 from webmdp.tasks.io import read_tasks
 from webmdp.tasks.model import Condition, Task
@@ -32,7 +33,9 @@ def test_plan_reports_cells_no_template_fills() -> None:
     assert not set(planned) & set(empty) and len(planned) + len(empty) == 7 * 3 * 3
 
 
-def test_forge_fills_cells_with_tasks_of_their_measured_level(tmp_path: Path) -> None:
+def test_forge_fills_cells_with_tasks_of_their_measured_level(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(dial, "SCAN", 60)  # shorter streams: cells no candidate fills end sooner
     made = forge(1, sites=["shopping", "food"], browser=False)
     for cell, found in made.accepted.items():
         for t in found:
@@ -86,7 +89,9 @@ def test_refine_checks_catch_what_they_are_for(monkeypatch: pytest.MonkeyPatch) 
     assert R.check_noise(task, "real") == [] and R.check_noise(task, "none") == []
 
 
-def test_forge_validates_in_chromium_and_prints_table_8(tmp_path: Path) -> None:
+def test_forge_validates_in_chromium_and_prints_table_8(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(dial, "SCAN", 60)
     res = runner.invoke(app, ["forge", "--per-cell", "1", "--site", "food", "--out",
                               str(tmp_path), "--noise", "light"])
     assert res.exit_code == 0, res.output

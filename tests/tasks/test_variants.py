@@ -18,9 +18,10 @@ from webmdp.runner.episode import run_episode
 from webmdp.runner.local import RunConfig, run_tasks
 from webmdp.server.runner import ServerHandle
 from webmdp.sites import get_site
+from webmdp.tasks import dial
 from webmdp.tasks.answers import matches, mentions
 from webmdp.tasks.codes import gold_code
-from webmdp.tasks.dial import DIAL_BASE, SCAN, resolve, segments, stream
+from webmdp.tasks.dial import DIAL_BASE, resolve, segments, stream
 from webmdp.tasks.generate import make_task
 from webmdp.tasks.model import Task
 from webmdp.tasks.replay import replay
@@ -121,7 +122,9 @@ def test_small_catalogue_has_no_fillers_and_shorter_lists() -> None:
     assert small.difficulty.measures["info"] <= full.difficulty.measures["info"]
 
 
-def test_stream_segments_turn_the_knobs_and_names_resolve() -> None:
+def test_stream_segments_turn_the_knobs_and_names_resolve(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(dial, "SCAN", 48)  # every segment, in a fifth of the candidates
     site = get_site("repo")
     segs = segments(site)
     assert [g.name for g in segs] == ["templates", "small-catalogue", "answers",
@@ -129,7 +132,7 @@ def test_stream_segments_turn_the_knobs_and_names_resolve() -> None:
     assert segs[1].catalogue == segs[3].catalogue == 0 and segs[0].catalogue is None
     picked: dict[int, Task] = {}
     for task in stream(site):  # the first task of each segment
-        picked.setdefault((task.index - DIAL_BASE) // SCAN, task)
+        picked.setdefault((task.index - DIAL_BASE) // dial.SCAN, task)
         if len(picked) == len(segs):
             break
     assert sorted(picked) == [0, 1, 2, 3, 4]

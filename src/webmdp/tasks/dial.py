@@ -1,6 +1,6 @@
 """The difficulty dial: tasks whose *measured* WebForge vector meets a request.
 
-Each site has one fixed stream of candidate tasks beyond its built-in 180, in four segments
+Each site has one fixed stream of candidate tasks beyond its built-in 180, in five segments
 of :data:`SCAN` candidates that turn one knob each (:func:`segments`):
 
 1. ``templates``: the site's templates, then its dial templates (visual information, Direct
@@ -12,7 +12,9 @@ of :data:`SCAN` candidates that turn one knob each (:func:`segments`):
    ``direct`` (report a field of the target, change nothing), ``mixed`` (do the task and
    report it) and ``calc`` (report a multiple of its price: arithmetic);
 4. ``answers-small-catalogue``: the answer variants in the small catalogue (read-only and
-   short lists: where level 1 lives).
+   short lists: where level 1 lives);
+5. ``confirm-dialogs``: the templates with a confirmation dialog before each commit
+   (:mod:`webmdp.core.dialog`: Risk Factor L2 where it was L3).
 
 Candidate ``k`` is world index ``DIAL_BASE + k``; within its segment, at offset ``j``, it is
 template ``j mod T`` of the segment's ``T`` and ``(j div T) mod 4`` hard negatives, so the
@@ -20,7 +22,7 @@ stream also turns the hard-negative knob and the seeded world. A dial-made task 
 site, its measured level and its rank among the stream's tasks of that level:
 ``shopping_L3_0007`` is the eighth level-3 task of the shopping stream. That name is stable
 whatever the request that found it, and :func:`resolve` rebuilds the task from it alone. (The
-segments come in order, so the first segment's names did not change when the later three
+segments come in order, so the first segment's names did not change when the later four
 were added.)
 """
 
@@ -40,7 +42,7 @@ from webmdp.tasks.variants import SEP, modes
 
 DIAL_BASE = 10_000
 SCAN = 240
-"""Candidates per segment of a site's stream (the dial looks at ``4 * SCAN`` per site before
+"""Candidates per segment of a site's stream (the dial looks at ``5 * SCAN`` per site before
 it gives up on a request)."""
 SMALL_CATALOGUE = 0
 """Filler entities in the ``small-catalogue`` segment's worlds."""
