@@ -2,7 +2,8 @@
 slider drag and a drag-and-drop, each on the same page, interleaved in one run.
 
 - Housing's results page: a click on a bedroom pill (SetMinBeds, toggled) vs a drag of the
-  price slider's max knob (SetPriceRange, alternating between two values);
+  price slider's max knob (SetPriceRange, alternating between two values), and vs a drag on
+  the results map's background (a pan: page state, nothing sent);
 - Food's restaurant page: a click on a dish's "+" (QuickAdd) vs dragging the dish onto the cart
   drop zone (the same QuickAdd).
 
@@ -71,7 +72,19 @@ def _housing(env: BrowserEnv, nodes: list[dict[str, Any]]) -> dict[str, Callable
                                                    y2=t["y"]))
         return dt
 
-    return {"click (pill)": pill, "slider drag": slider}
+    def pan() -> float:
+        """A drag on the results map's background: it pans (page state; nothing is sent)."""
+        m = next(n for n in state["nodes"] if str(n.get("name", "")).startswith("Map of"))
+        if not (m["in_viewport"] and 0 <= m["y"] < 900):
+            _, state["nodes"] = _timed(env, GUIAction(kind="scroll", x=720, y=450,
+                                                      dy=round(m["y"] - 450)))
+            m = next(n for n in state["nodes"] if str(n.get("name", "")).startswith("Map of"))
+        x, y = m["x"] - m["w"] * 0.4, m["y"] - m["h"] * 0.4  # a corner: off the pins
+        dx = 24 if state["k"] % 2 else -24
+        dt, state["nodes"] = _timed(env, GUIAction(kind="drag", x=x, y=y, x2=x + dx, y2=y))
+        return dt
+
+    return {"click (pill)": pill, "slider drag": slider, "map pan": pan}
 
 
 def _food(env: BrowserEnv, nodes: list[dict[str, Any]]) -> dict[str, Callable[[], float]]:
@@ -138,6 +151,7 @@ def main() -> int:
         print(f"{k:18s} median {v * 1000:7.1f} ms   {1 / v:6.1f} steps/s")
     print(f"slider drag / click (pill): {med['slider drag'] / med['click (pill)']:.2f}x")
     print(f"drag-and-drop / click (+):  {med['drag-and-drop'] / med['click (+)']:.2f}x")
+    print(f"map pan / click (pill):     {med['map pan'] / med['click (pill)']:.2f}x")
     return 0
 
 

@@ -147,3 +147,53 @@ def calibrate(
     Console(width=160).print(table)
     if data["not_monotone"]:
         console.print("not monotone: " + ", ".join(data["not_monotone"]))
+
+
+@app.command("answers")
+def answers(
+    run: Path = typer.Argument(..., help="A run directory with Direct or Mixed tasks."),
+    judge_model: str = typer.Option(..., "--judge-model", help="PROVIDER/MODEL of the "
+                                    "comparator (e.g. openai/gpt-4o, vllm/Qwen2.5-7B)."),
+    judge_base_url: str | None = typer.Option(None, "--judge-base-url", help="The model's "
+                                              "endpoint URL (e.g. a vLLM server)."),
+    limit: int | None = typer.Option(None, "--limit", "-n", help="Judge at most N episodes."),
+    timeout: float | None = typer.Option(None, help="Seconds per request."),
+    max_retries: int | None = typer.Option(None, help="Retries per request."),
+    concurrency: int | None = typer.Option(None, help="Requests in flight."),
+) -> None:
+    """Compare each final answer with the expected one using a model (WebForge's optional
+    comparator for free text), and measure it against the exact comparison (normalised
+    numbers, dates, case): confusion matrix, agreement, Cohen's kappa, and the tasks on which
+    they differ. Success stays the exact verdict. Verdicts go to RUN/answers/judge.jsonl (with
+    prompt and reply; a reply without a verdict leaves the answer unjudged), the agreement to
+    RUN/answers/agreement.json."""
+    from webmdp.eval.answer_judge import AnswerJudge, answer_agreement, answered, judge_answers
+    from webmdp.eval.rubric_judge import read_rows
+    from webmdp.synth.episodes import episodes
+
+    if limit is not None:
+        in_range("--limit", limit, 1)
+    options = {k: v for k, v in (("timeout_s", timeout), ("max_retries", max_retries),
+                                 ("concurrency", concurrency)) if v is not None}
+    with user_errors():
+        eps = answered(episodes(run))
+        if not eps:
+            raise fail(f"{run}: no episode of a task with an expected answer (Direct or Mixed: "
+                       "make some with `webmdp tasks generate --dims ...` or `webmdp forge`)")
+        eps = eps[:limit] if limit else eps
+        model = AnswerJudge(judge_model, judge_base_url, **options)
+        with console.status(f"comparing {len(eps)} answers..."):
+            path = judge_answers(run, model, eps)
+        result = answer_agreement([r for r in read_rows(path) if r["judge"] == judge_model])
+    (run / "answers" / "agreement.json").write_text(json.dumps(result, indent=2) + "\n")
+    c = result["confusion"]
+    table = Table("answers", "unjudged", "TP", "FP", "FN", "TN", "agreement", "kappa",
+                  title=f"{judge_model} vs the exact comparison")
+    table.add_row(str(result["n"]), str(result["unjudged"]), str(c["tp"]), str(c["fp"]),
+                  str(c["fn"]), str(c["tn"]), str(result["agreement"]), str(result["kappa"]))
+    console.print(table)
+    for key, what in (("model_only", "the model accepts, the exact comparison does not"),
+                      ("exact_only", "the exact comparison accepts, the model does not")):
+        if result[key]:
+            console.print(f"{what}: {', '.join(result[key])}")
+    console.print(f"verdicts: {path}; agreement: {run / 'answers' / 'agreement.json'}")
