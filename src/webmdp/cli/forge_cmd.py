@@ -41,6 +41,12 @@ def forge(
     browser: bool = typer.Option(True, "--browser/--no-browser", help="Validate by replaying "
                                  "each oracle in Chromium (else the MDP replay alone)."),
     as_json: bool = typer.Option(False, "--json", help="Print forge.json instead of tables."),
+    draft_model: str | None = typer.Option(None, "--draft-model", help="PROVIDER/MODEL that "
+                                           "rewords each instruction (off by default; a "
+                                           "rewrite is kept only when exact checks and the "
+                                           "model's own low-temperature check pass)."),
+    draft_base_url: str | None = typer.Option(None, "--draft-base-url", help="The rewording "
+                                              "model's endpoint URL (e.g. a vLLM server)."),
 ) -> None:
     """Plan cells of domain (D1-D7) x level (1-3) x answer type, generate each from the
     difficulty dial, refine (the target is unique, every link leads somewhere, no alert(),
@@ -59,9 +65,15 @@ def forge(
         raise fail(f"unknown noise level '{noise}'; valid choices: {', '.join(NOISE_LEVELS)}")
     with user_errors():
         sites = _sites(site)
+    rewriter = None
+    if draft_model is not None:
+        from webmdp.forge.wording import Rewriter
+
+        with user_errors():
+            rewriter = Rewriter(draft_model, draft_base_url)
     with console.status("forging...") as status:
         made = run_forge(per_cell, sites=sites, noise=noise, browser=browser,
-                         progress=lambda m: status.update(m))
+                         progress=lambda m: status.update(m), rewriter=rewriter)
     out.mkdir(parents=True, exist_ok=True)
     write_tasks(out / "tasks.jsonl", made.tasks())
     data = made.to_json()
@@ -101,6 +113,13 @@ def _print(data: dict) -> None:  # type: ignore[type-arg]
             rej.add_row(r["task_id"], f"{r['domain']} L{r['level']} {r['answer_type']}",
                         r["stage"], "; ".join(r["reasons"]))
         show.print(rej)
+    if data.get("wording"):
+        kept = [w for w in data["wording"] if not w["accepted"]]
+        show.print(f"wording: {len(data['wording']) - len(kept)} of {len(data['wording'])} "
+                   "instructions reworded by the model")
+        for w in kept:
+            show.print(f"  {w['task_id']} keeps the template's wording: "
+                       f"{'; '.join(w['reasons'])}")
 
 
 @app.command("calibrate")

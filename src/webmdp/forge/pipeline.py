@@ -23,6 +23,7 @@ from typing import Any
 
 from webmdp.core.registry import get_site
 from webmdp.forge.refine import refine
+from webmdp.forge.wording import Rewriter
 from webmdp.sites import site_names
 from webmdp.tasks.dial import candidate_templates, stream
 from webmdp.tasks.domains import DOMAINS, domain_of
@@ -46,6 +47,8 @@ class Forged:
     empty: list[Cell] = field(default_factory=list)
     short: dict[Cell, int] = field(default_factory=dict)
     """Cells whose streams ran out before ``per_cell`` candidates: how many they found."""
+    wording: list[dict[str, Any]] = field(default_factory=list)
+    """The optional wording stage: per task, its draft, and why it was not taken."""
 
     def tasks(self) -> list[Task]:
         return [t for cell in sorted(self.accepted) for t in self.accepted[cell]]
@@ -69,7 +72,8 @@ class Forged:
         return {"per_cell": self.per_cell, "table8": self.table8(),
                 "empty_cells": [list(c) for c in self.empty],
                 "short_cells": [[*c, n] for c, n in sorted(self.short.items())],
-                "rejected": self.rejected, "accepted": len(self.tasks())}
+                "rejected": self.rejected, "accepted": len(self.tasks()),
+                "wording": self.wording}
 
 
 def _draw(cells: list[Cell], sites: list[str], per_cell: int) -> dict[Cell, list[Task]]:
@@ -113,8 +117,10 @@ def plan_cells(sites: list[str]) -> tuple[list[Cell], list[Cell]]:
 
 
 def forge(per_cell: int, *, sites: list[str] | None = None, noise: str = "none",
-          browser: bool = True, progress: Callable[[str], None] | None = None) -> Forged:
-    """Run the pipeline; ``progress`` hears a line per stage and cell."""
+          browser: bool = True, progress: Callable[[str], None] | None = None,
+          rewriter: Rewriter | None = None) -> Forged:
+    """Run the pipeline; ``progress`` hears a line per stage and cell. With ``rewriter``
+    (off by default) a model rewords each generated instruction (:mod:`.wording`)."""
     names = sites or site_names()
     planned, empty = plan_cells(names)
     out = Forged(per_cell, empty=list(empty), cells=set(planned))
@@ -124,6 +130,14 @@ def forge(per_cell: int, *, sites: list[str] | None = None, noise: str = "none",
             out.short[cell] = len(found)
         if progress:
             progress(f"generate {cell[0]} L{cell[1]} {cell[2]}: {len(found)} of {per_cell}")
+    if rewriter is not None:
+        if progress:
+            progress(f"rewording {sum(map(len, drafts.values()))} instructions...")
+        for cell, found in drafts.items():
+            done = rewriter.reword(found)
+            drafts[cell] = [r.task for r in done]
+            out.wording += [{"task_id": r.task.id, "accepted": r.accepted, "draft": r.draft,
+                             "reasons": list(r.reasons)} for r in done]
     refined: dict[Cell, list[Task]] = {}
     for cell, found in drafts.items():
         for task in found:

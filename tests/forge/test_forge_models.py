@@ -1,5 +1,6 @@
-"""`webmdp forge answers`: a model comparator for final answers against a scripted endpoint
-(the real OpenAI protocol), measured against the exact comparison."""
+"""WebForge's optional model stages against a scripted endpoint (the real OpenAI protocol):
+`webmdp forge answers` (a comparator for final answers, measured against the exact
+comparison) and `webmdp forge --draft-model` (rewording, kept only when every check passes)."""
 
 from __future__ import annotations
 
@@ -7,11 +8,13 @@ import json
 import re
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from webmdp.cli.main import app
 from webmdp.eval.answer_judge import parse_answer_verdict
 from webmdp.sites import get_site
+from webmdp.tasks import dial
 from webmdp.tasks.generate import make_task
 from webmdp.tasks.io import write_tasks
 from webmdp.testing.model_server import Reply, Request, ScriptedModelServer
@@ -77,3 +80,49 @@ def test_a_run_without_answers_is_refused(tmp_path: Path) -> None:
     res = runner.invoke(app, ["forge", "answers", str(tmp_path / "r"), "--judge-model",
                               "openai/x", "--judge-base-url", "http://127.0.0.1:9/v1"])
     assert res.exit_code == 2 and "no episode of a task with an expected answer" in res.output
+
+
+def test_model_wording_is_kept_only_when_every_check_passes(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`webmdp forge --draft-model`: the scripted model rewords at temperature 1 and checks at
+    0; a rewrite that drops a stated value, or that its check calls different, keeps the
+    template's wording."""
+    seen: list[tuple[float | None, str]] = []
+
+    def respond(req: Request) -> Reply:
+        body = req.body
+        system = body["messages"][0]["content"]
+        text = "\n".join(req.texts())
+        seen.append((body.get("temperature"), system[:20]))
+        if system.startswith("You reword"):
+            original = body["messages"][1]["content"]
+            original = original if isinstance(original, str) else original[0]["text"]
+            if "Reply" in original or "reply" in original:
+                return Reply(text="Do the thing.")  # drops every stated value
+            return Reply(text="Please: " + original)
+        if len(text) % 3 == 0:  # a third of the checks, by the text's length
+            return Reply(text="Not the same.\nVerdict: different")
+        return Reply(text="Same request.\nVerdict: same")
+
+    monkeypatch.setattr(dial, "SCAN", 40)  # shorter streams: fewer cells to fill, sooner
+    with ScriptedModelServer(respond) as srv:
+        res = runner.invoke(app, ["forge", "--per-cell", "1", "--site", "mail", "--out",
+                                  str(tmp_path), "--no-browser", "--draft-model", "openai/w",
+                                  "--draft-base-url", srv.base_url])
+    assert res.exit_code == 0, res.output
+    data = json.loads((tmp_path / "forge.json").read_text())
+    words = {w["task_id"]: w for w in data["wording"]}
+    assert words and {t for t, _ in seen} >= {1.0, 0.0}
+    from webmdp.tasks.io import read_tasks
+
+    for task in read_tasks(tmp_path / "tasks.jsonl"):
+        w = words[task.id]
+        if w["accepted"]:
+            assert task.instruction == w["draft"] and task.instruction.startswith("Please: ")
+        else:
+            assert task.instruction != w["draft"] and w["reasons"]
+    reasons = [r for w in words.values() for r in w["reasons"]]
+    assert any(r.startswith("drops ") for r in reasons)
+    assert any("the model finds it different" in r for r in reasons)
+    assert any(w["accepted"] for w in words.values())
+    assert "instructions reworded by the model" in res.output
