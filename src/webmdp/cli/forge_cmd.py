@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import typer
 from rich.console import Console
@@ -192,8 +193,9 @@ def answers(
 
     if limit is not None:
         in_range("--limit", limit, 1)
-    options = {k: v for k, v in (("timeout_s", timeout), ("max_retries", max_retries),
-                                 ("concurrency", concurrency)) if v is not None}
+    options: dict[str, Any] = {k: v for k, v in (("timeout_s", timeout),
+                                                 ("max_retries", max_retries),
+                                                 ("concurrency", concurrency)) if v is not None}
     with user_errors():
         eps = answered(episodes(run))
         if not eps:

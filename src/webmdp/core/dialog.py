@@ -43,8 +43,8 @@ SPECS = {
 
 def asks(world: World, action: Action) -> bool:
     """Whether ``action`` opens a dialog in ``world``."""
-    names = world.meta.get(META)
-    return bool(names) and action.name in names
+    names = world.meta.get(META) or ()
+    return action.name in names
 
 
 def pending_action(state: State) -> Action | None:
