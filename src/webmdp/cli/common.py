@@ -7,6 +7,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 import typer
 from rich.console import Console
@@ -33,6 +34,16 @@ def in_range(option: str, value: int, low: int, high: int | None = None) -> None
     if value < low or (high is not None and value > high):
         bound = f"at least {low}" if high is None else f"between {low} and {high}"
         raise fail(f"{option} must be {bound}, got {value}")
+
+
+def request_options(timeout: float | None, max_retries: int | None,
+                    concurrency: int | None, limit: int | None = None) -> dict[str, Any]:
+    """A model judge's request options as its client takes them (those given), after checking
+    ``--limit``."""
+    if limit is not None:
+        in_range("--limit", limit, 1)
+    return {k: v for k, v in (("timeout_s", timeout), ("max_retries", max_retries),
+                              ("concurrency", concurrency)) if v is not None}
 
 
 def check_noise(level: str, mode: str = "browser") -> None:

@@ -5,13 +5,12 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
 
 import typer
 from rich.console import Console
 from rich.table import Table
 
-from webmdp.cli.common import _names, console, fail, in_range, user_errors
+from webmdp.cli.common import _names, console, fail, in_range, request_options, user_errors
 
 app = typer.Typer(help="WebForge's pipeline: balanced tasks per domain x level x answer type, "
                   "refined and validated, with Table 8; and `forge calibrate`.",
@@ -191,11 +190,7 @@ def answers(
     from webmdp.eval.rubric_judge import read_rows
     from webmdp.synth.episodes import episodes
 
-    if limit is not None:
-        in_range("--limit", limit, 1)
-    options: dict[str, Any] = {k: v for k, v in (("timeout_s", timeout),
-                                                 ("max_retries", max_retries),
-                                                 ("concurrency", concurrency)) if v is not None}
+    options = request_options(timeout, max_retries, concurrency, limit)
     with user_errors():
         eps = answered(episodes(run))
         if not eps:

@@ -5,11 +5,10 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
 
 import typer
 
-from webmdp.cli.common import console, fail, in_range, user_errors
+from webmdp.cli.common import console, fail, request_options, user_errors
 
 app = typer.Typer(help="Rubric trees (CAP): the file format, and an agent-as-judge measured "
                   "against the exact leaves.", no_args_is_help=True)
@@ -66,11 +65,7 @@ def judge(
     for m in modes:
         if m not in MODES:
             raise fail(f"unknown --mode {m!r}; valid choices: {', '.join(MODES)}")
-    if limit is not None:
-        in_range("--limit", limit, 1)
-    options: dict[str, Any] = {k: v for k, v in (("timeout_s", timeout),
-                                                 ("max_retries", max_retries),
-                                                 ("concurrency", concurrency)) if v is not None}
+    options = request_options(timeout, max_retries, concurrency, limit)
     with user_errors():
         eps = [e for e in episodes(run) if e.task.cross is not None]
         if not eps:
