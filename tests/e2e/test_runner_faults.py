@@ -77,6 +77,17 @@ def browsers(out: Path) -> list[psutil.Process]:
     return found
 
 
+def paged(out: Path) -> psutil.Process | None:
+    """A browser of the run that renders a page (it has a renderer process), if any."""
+    for b in browsers(out):
+        try:
+            if any("--type=renderer" in " ".join(c.cmdline()) for c in b.children(True)):
+                return b
+        except psutil.Error:
+            continue
+    return None
+
+
 def no_leftovers(out: Path) -> None:
     wait_for(lambda: not run_processes(out), 15, "the run's processes to exit")
 
@@ -117,10 +128,13 @@ def test_killed_chromium_is_retried_and_every_task_runs_once(reference, tmp_path
 def test_hung_chromium_is_killed_by_the_step_watchdog(tmp_path: Path) -> None:
     out = tmp_path / "run"
     proc = start("run", "--site", "shopping", "--agent", "oracle", "--limit", "3", "--mode",
-                 "browser", "--observation", "axtree", "--step-timeout", "3", "--out", str(out))
-    wait_for(lambda: bool(events(out, "start")) and bool(browsers(out)), what="an episode")
-    time.sleep(0.5)
-    browsers(out)[0].suspend()  # SIGSTOP: Chromium hangs, Playwright waits
+                 "browser", "--observation", "axtree", "--step-timeout", "8", "--out", str(out))
+    # stopped once a page is open (launched: a stop during the launch fails the launch instead)
+    wait_for(lambda: bool(events(out, "start")) and paged(out) is not None,
+             what="an episode's page")
+    browser = paged(out)
+    assert browser is not None
+    browser.suspend()  # SIGSTOP: Chromium hangs, Playwright waits
     _, err = proc.communicate(timeout=300)
     assert proc.returncode == 0, err
     (failed,) = events(out, "attempt_failed")
