@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from webmdp.agents.llm.clients import ChatMessage, ModelClient
-from webmdp.synth.agreement import cohen_kappa
+from webmdp.synth.agreement import verdict_agreement
 from webmdp.synth.episodes import Episode
 from webmdp.synth.model_grader import ModelChat
 from webmdp.tasks.answers import matches
@@ -91,15 +91,6 @@ def judge_answers(run: Path, judge: AnswerJudge, eps: list[Episode]) -> Path:
 def answer_agreement(rows: list[dict[str, Any]]) -> dict[str, Any]:
     """The exact comparison (rows) against the model's (columns), over the judged answers."""
     judged = [r for r in rows if r["verdict"] is not None]
-    m = {"tp": 0, "fp": 0, "fn": 0, "tn": 0}
-    for r in judged:
-        m[("t" if r["exact"] == r["verdict"] else "f") + ("p" if r["verdict"] else "n")] += 1
-    kappa = cohen_kappa([bool(r["exact"]) for r in judged],
-                        [bool(r["verdict"]) for r in judged]) if judged else None
-    return {"n": len(rows), "judged": len(judged), "unjudged": len(rows) - len(judged),
-            "confusion": m,
-            "agreement": round(sum(r["exact"] == r["verdict"] for r in judged) / len(judged), 4)
-            if judged else None,
-            "kappa": None if kappa is None or kappa != kappa else round(kappa, 4),
+    return {**verdict_agreement(rows),
             "model_only": [r["task_id"] for r in judged if r["verdict"] and not r["exact"]],
             "exact_only": [r["task_id"] for r in judged if r["exact"] and not r["verdict"]]}

@@ -35,7 +35,7 @@ from webmdp.core.registry import get_site
 from webmdp.errors import ConfigError
 from webmdp.eval.cap_section import metrics, rubric_of
 from webmdp.sites._common.views import render_app
-from webmdp.synth.agreement import cohen_kappa
+from webmdp.synth.agreement import verdict_agreement
 from webmdp.synth.annotate import final_shot, load_shot
 from webmdp.synth.episodes import Episode
 from webmdp.synth.model_grader import ModelChat
@@ -211,28 +211,12 @@ def agreement(rows: list[dict[str, Any]], trees: list[dict[str, Any]],
     each ``cap`` metric when the judge's trees replace the exact ones."""
     out: dict[str, Any] = {}
     for mode in sorted({r["judge_mode"] for r in rows}):
-        per_kind: dict[str, dict[str, Any]] = {}
         by_kind: dict[str, list[dict[str, Any]]] = defaultdict(list)
         for r in rows:
             if r["judge_mode"] == mode:
                 by_kind[r["kind"]].append(r)
                 by_kind["all"].append(r)
-        for kind, rs in sorted(by_kind.items()):
-            judged = [r for r in rs if r["verdict"] is not None and r["exact"] is not None]
-            m = {"tp": 0, "fp": 0, "fn": 0, "tn": 0}
-            for r in judged:
-                key = ("t" if r["exact"] == r["verdict"] else "f") + (
-                    "p" if r["verdict"] else "n")
-                m[key] += 1
-            kappa = cohen_kappa([bool(r["exact"]) for r in judged],
-                                [bool(r["verdict"]) for r in judged]) if judged else None
-            per_kind[kind] = {"n": len(rs), "judged": len(judged),
-                              "unjudged": len(rs) - len(judged), "confusion": m,
-                              "agreement": round(sum(r["exact"] == r["verdict"]
-                                                     for r in judged) / len(judged), 4)
-                              if judged else None,
-                              "kappa": None if kappa is None or kappa != kappa
-                              else round(kappa, 4)}
+        per_kind = {kind: verdict_agreement(rs) for kind, rs in sorted(by_kind.items())}
         exact_rows, judged_rows = [], []
         for t in trees:
             if t["judge_mode"] != mode:

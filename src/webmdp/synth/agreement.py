@@ -132,6 +132,23 @@ def agreement(a_rows: Sequence[Row], b_rows: Sequence[Row], *, cutoff: float = 5
     }
 
 
+def verdict_agreement(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """An exact verdict (each row's ``exact``, 0 or 1) against a model judge's (``verdict``;
+    None: unjudged) over the rows both judged: the confusion matrix (``tp`` / ``fp`` / ``fn``
+    / ``tn``, positive = the judge says pass), the agreement and Cohen's kappa."""
+    judged = [r for r in rows if r["verdict"] is not None and r["exact"] is not None]
+    m = {"tp": 0, "fp": 0, "fn": 0, "tn": 0}
+    for r in judged:
+        m[("t" if r["exact"] == r["verdict"] else "f") + ("p" if r["verdict"] else "n")] += 1
+    kappa = cohen_kappa([bool(r["exact"]) for r in judged],
+                        [bool(r["verdict"]) for r in judged]) if judged else None
+    return {"n": len(rows), "judged": len(judged), "unjudged": len(rows) - len(judged),
+            "confusion": m,
+            "agreement": round(sum(r["exact"] == r["verdict"] for r in judged) / len(judged), 4)
+            if judged else None,
+            "kappa": None if kappa is None or kappa != kappa else round(kappa, 4)}
+
+
 def _round(x: float) -> float | None:
     return None if x != x else round(x, 4)  # NaN -> None (JSON has no NaN)
 

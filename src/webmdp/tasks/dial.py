@@ -50,8 +50,8 @@ SMALL_CATALOGUE = 0
 
 @dataclass(frozen=True)
 class Segment:
-    """One knob of the stream: its templates, and the catalogue size (``None``: the
-    template's own)."""
+    """One knob of the stream: its templates, the catalogue size (``None``: the template's
+    own) and whether commits ask for confirmation (:mod:`webmdp.core.dialog`)."""
 
     name: str
     templates: tuple[str, ...]
@@ -135,13 +135,11 @@ def stream(site: Site) -> Iterator[Task]:
 
 
 def _candidates(site: Site) -> Iterator[tuple[Segment, str, int]]:
+    """(segment, template, hard negatives) of each candidate, in stream order."""
     for seg in segments(site):
         names = seg.templates
-        for j in range(SCAN):
-            if names:
-                yield seg, names[j % len(names)], (j // len(names)) % (MAX_HARD_NEGATIVES + 1)
-            else:  # pragma: no cover - every site has templates
-                return
+        for j in range(SCAN if names else 0):
+            yield seg, names[j % len(names)], (j // len(names)) % (MAX_HARD_NEGATIVES + 1)
 
 
 def search(request: Request, sites: Sequence[str], limit: int) -> tuple[list[Task], list[Task]]:

@@ -8,6 +8,7 @@ platform, using a tool, publishing), not which site it runs on.
 from __future__ import annotations
 
 from webmdp.errors import unknown_choice
+from webmdp.tasks.variants import base_name
 
 DOMAINS = {
     "D1": "Consumer Transaction/Service",
@@ -56,8 +57,7 @@ TEMPLATE_DOMAIN = {
 def domain_of(site: str, template: str) -> str:
     """The domain code (``D1``..``D7``) of a site's template (an answer variant ``BASE:MODE``
     keeps its base's: the work asked is the same)."""
-    base = template.partition(":")[0]
-    return TEMPLATE_DOMAIN.get((site, base), SITE_DOMAIN[site])
+    return TEMPLATE_DOMAIN.get((site, base_name(template)), SITE_DOMAIN[site])
 
 
 def check_domain(code: str) -> str:
