@@ -9,11 +9,16 @@ slider drag and a drag-and-drop, each on the same page, interleaved in one run.
 
 Each step dispatches one semantic action and re-renders. Reported: steps/s (1 / median step
 seconds) and the ratio gesture / click of median seconds. Target: ratio <= 1.0 + noise (a
-gesture costs no more than a click). A drag is four input round trips (move, press, move,
-release) where a click is one; a drag's mouse moves no longer wait a frame each (~17 ms).
-On a shared, loaded 2-core machine (median of 4-7 runs): slider 1.60x and drag-and-drop
-2.17x before, 1.22x and 1.69x after (runs vary widely: 1.10-1.64x, 1.27-2.63x); the gap left
-is the extra round trips and the gesture's own page work.
+gesture costs no more than a click). A drag is four input events (move, press, move, release)
+where a click is three, and its handlers do more page work (a ghost element, hit tests for the
+drop target). History, on a shared 2-core machine (medians of several runs; single runs vary by
++-0.2x):
+- first build: slider 1.60x, drag-and-drop 2.17x;
+- moves unbuffered (DevTools' overlay, no frame wait a move): 1.22x, 1.69x;
+- the drag's four events sent through the page's CDP session, overlay enabled once per page
+  (Playwright's mouse checked every frame for an HTML5 drag on each held move): 1.09-1.23x,
+  1.11-1.41x; map pan 0.56-0.89x. An A/B in one run on the food page: a drag-and-drop step
+  82 ms this way, 99 ms through Playwright's mouse, a click 58 ms.
 """
 
 from __future__ import annotations

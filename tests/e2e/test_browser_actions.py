@@ -259,3 +259,24 @@ def test_stop_rules_are_agent_endings(shop: BrowserEnv, ending: str) -> None:
     trace = shop.seal(ending)  # type: ignore[arg-type]
     assert trace.termination == ending and trace.terminated and not trace.truncated
     assert not trace.success and trace.final_facts
+
+
+def test_a_press_or_release_with_no_point_is_where_a_drag_ended(shop: BrowserEnv) -> None:
+    """A drag's events go straight to the page; the pointer is then where the drag ended, for
+    a later press, release or scroll that names no point."""
+    books = _node(shop, name="Books")
+    assert _step(shop, kind="drag", x=1430, y=890, x2=books["x"], y2=books["y"]) == []
+    assert shop.pointer == (books["x"], books["y"])
+    assert _step(shop, kind="mouse_down") == []
+    assert _step(shop, kind="mouse_up") == [("SetDepartment", {"department": "Books"})]
+
+
+def test_a_drag_holds_its_modifiers(shop: BrowserEnv) -> None:
+    shop.page.evaluate("""() => { window.__mods = [];
+        for (const t of ['pointerdown', 'pointermove', 'pointerup'])
+          document.addEventListener(t, e => window.__mods.push([t, e.shiftKey, e.buttons]),
+                                    true); }""")
+    _step(shop, kind="drag", x=1430, y=890, x2=1400, y2=880, modifiers=["shift"])
+    assert shop.page.evaluate("window.__mods") == [
+        ["pointermove", True, 0], ["pointerdown", True, 1], ["pointermove", True, 1],
+        ["pointerup", True, 0]]

@@ -6,7 +6,6 @@ import base64
 import contextlib
 import json
 import time
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -87,6 +86,8 @@ _HIDE_CARET = """(() => {
   document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
 })();"""
 _OPTIONS = "el => [...el.options].map(o => [o.label, o.value])"
+_MODIFIER_BITS = {"Alt": 1, "Control": 2, "Meta": 4, "Shift": 8}  # CDP's modifier mask
+_BUTTON_BITS = {"left": 1, "right": 2, "middle": 4}  # CDP's pressed-buttons mask
 DEFAULT_WAIT_S = 0.5
 MAX_WAIT_S = 5.0
 
@@ -138,6 +139,7 @@ class BrowserEnv:
         self._nodes: list[dict[str, Any]] = []
         self._last_obs: dict[str, Any] = {}
         self._pointer = (0.0, 0.0)
+        self._mouse_moved_aside = False  # a drag moved the pointer past Playwright's mouse
         self._snapshots: set[str] = set()
         self.close_error: str | None = None
         check_level(self.config.noise)
@@ -158,6 +160,7 @@ class BrowserEnv:
         self.session_id = created["session_id"]
         self._seen = 0
         self._pointer = (0.0, 0.0)
+        self._mouse_moved_aside = False
         self._snapshots = set()
         self.episode.start(created["initial_surface"], created["initial_revealed"])
         try:
@@ -307,19 +310,14 @@ class BrowserEnv:
         elif kind == "move":
             mouse.move(*self._target(act))
         elif kind in ("mouse_down", "mouse_up"):
-            if self._has_point(act):
+            if self._has_point(act) or self._mouse_moved_aside:
                 mouse.move(*self._target(act))
             (mouse.down if kind == "mouse_down" else mouse.up)(button=act.button)
         elif kind == "drag":
             assert act.x2 is not None and act.y2 is not None
-            with self._unbuffered_input():
-                mouse.move(*self._target(act))
-                mouse.down(button=act.button)
-                mouse.move(act.x2, act.y2)  # one move with the button held: drags register
-            mouse.up(button=act.button)
-            self._pointer = (act.x2, act.y2)
+            self._drag(act)
         elif kind == "scroll":
-            if self._has_point(act):
+            if self._has_point(act) or self._mouse_moved_aside:
                 mouse.move(*self._target(act))
             mouse.wheel(act.dx, act.dy)
             self.page.evaluate(_SCROLL_SETTLED)
@@ -342,24 +340,45 @@ class BrowserEnv:
             seconds = DEFAULT_WAIT_S if act.seconds is None else act.seconds
             self.page.wait_for_timeout(max(0.0, min(seconds, MAX_WAIT_S)) * 1000)
 
-    @contextlib.contextmanager
-    def _unbuffered_input(self) -> Iterator[None]:
-        """Mouse moves delivered unbuffered while the block runs. Chromium aligns mouse moves
-        to animation frames: a move on its own is acknowledged at the next frame (~17 ms), so
-        each of a drag's moves waits a frame, where a click's move is flushed at once by the
-        press sent right behind it. With DevTools' overlay enabled Chromium delivers input
-        unbuffered; the events, their order and their positions are the same."""
+    def _drag(self, act: GUIAction) -> None:
+        """Press at the start, one move with the button held, release at the end: four input
+        events sent straight to the page's input domain. Playwright's own mouse, with a
+        button held, first checks every frame for an HTML5 drag (several round trips a move);
+        the sites' gestures are pointer events (they cancel native drags), and a drag with
+        the same four events through the page's CDP session costs what a click does. The
+        pointer is where the drag ended, for the next action that names no point."""
+        assert act.x2 is not None and act.y2 is not None
+        session = self._input_session()
+        x, y = self._target(act)
+        mods = sum(_MODIFIER_BITS.get(m, 0) for m in act.modifiers)
+        button = act.button if act.button in _BUTTON_BITS else "left"
+        held = _BUTTON_BITS[button]
+        for kind, px, py, buttons in (("mouseMoved", x, y, 0), ("mousePressed", x, y, held),
+                                      ("mouseMoved", act.x2, act.y2, held),
+                                      ("mouseReleased", act.x2, act.y2, 0)):
+            event: dict[str, Any] = {"type": kind, "x": px, "y": py, "modifiers": mods,
+                                     "buttons": buttons,
+                                     "button": "none" if kind == "mouseMoved" and not buttons
+                                     else button}
+            if kind != "mouseMoved":
+                event["clickCount"] = 1
+            session.send("Input.dispatchMouseEvent", event)
+        self._pointer = (act.x2, act.y2)
+        self._mouse_moved_aside = True
+
+    def _input_session(self) -> Any:
+        """The page's CDP session for input, made once per page. DevTools' overlay is enabled
+        on it: Chromium aligns mouse moves to animation frames, so a move on its own would be
+        acknowledged at the next frame (~17 ms), where a click's move is flushed at once by
+        the press sent right behind it; with the overlay enabled Chromium delivers input
+        unbuffered (the events, their order and their positions are the same, and the overlay
+        draws nothing unless asked to highlight)."""
         if self._drag_cdp is None or self._drag_cdp[0] is not self.page:
             session = self.context.new_cdp_session(self.page)
             session.send("DOM.enable")  # the overlay needs it
+            session.send("Overlay.enable")
             self._drag_cdp = (self.page, session)
-        session = self._drag_cdp[1]
-        session.send("Overlay.enable")
-        try:
-            yield
-        finally:
-            with contextlib.suppress(Exception):  # not to hide the block's own error
-                session.send("Overlay.disable")
+        return self._drag_cdp[1]
 
     @staticmethod
     def _has_point(act: GUIAction) -> bool:
@@ -368,6 +387,9 @@ class BrowserEnv:
     def _target(self, act: GUIAction) -> tuple[float, float]:
         """Where a pointer action lands (the element's centre, scrolled into view first when
         it is off screen); remembered as the pointer position."""
+        self._mouse_moved_aside = False
+        if not self._has_point(act):  # where the pointer is (Playwright's mouse, after a drag,
+            return self._pointer      # still thinks it is where it was before)
         if act.element is None:
             assert act.x is not None and act.y is not None
             point = (act.x, act.y)
