@@ -2,6 +2,13 @@
 
 from __future__ import annotations
 
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import psutil
 import pytest
 
 from support import site_tasks
@@ -65,3 +72,31 @@ def test_the_occlusion_check_names_the_cover_and_ignores_the_screen_edge(host) -
     finally:
         page.close()
     assert res["occluded"] == [["Covered", "Banner"]]  # half off screen: an agent scrolls first
+
+
+def test_a_terminated_parallel_validation_leaves_no_process_behind(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """SIGTERM to `webmdp validate --workers 2` (a CI timeout, `kill`) stops its workers, and
+    with them their servers, drivers and Chromiums."""
+    proc = subprocess.Popen(
+        [sys.executable, "-c", "from webmdp.cli.main import app; app()", "validate", "--site",
+         "mail", "--workers", "2"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env={**os.environ})
+    me = psutil.Process(proc.pid)
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:  # until both workers have a browser
+            tree = me.children(recursive=True)
+            if sum("chrom" in p.name().lower() or "headless" in p.name().lower()
+                   for p in tree) >= 2 and proc.poll() is None:
+                break
+            time.sleep(0.5)
+        else:
+            raise AssertionError("the workers never started a browser")
+        tree = me.children(recursive=True)
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=60) != 0
+        _, alive = psutil.wait_procs(tree, timeout=30)
+        assert not [p for p in alive if p.status() != psutil.STATUS_ZOMBIE], alive
+    finally:
+        if proc.poll() is None:
+            proc.kill()

@@ -15,8 +15,11 @@ and levels 2 and 3 must hold all the same; an element covered by noise is not a 
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
-from collections.abc import Callable, Sequence
+import signal
+import threading
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 
@@ -27,6 +30,7 @@ from webmdp.env.chromium import BrowserHost
 from webmdp.env.semantic import SemanticEnv
 from webmdp.errors import InfrastructureError
 from webmdp.runner.episode import run_episode
+from webmdp.runner.procs import exit_with_parent, kill_tree
 from webmdp.server.runner import ServerHandle
 from webmdp.sites import get_site, site_names
 from webmdp.tasks.model import Task
@@ -155,6 +159,31 @@ def _validate_chunk(site_name: str, tasks: list[Task], noise: str = "none") -> V
     return validate_site(site_name, tasks, conformance=False, noise=noise)
 
 
+def _worker_init() -> None:
+    """In a validation worker: a Ctrl-C reaches the parent, which stops the workers; a worker
+    whose parent is gone (even by ``kill -9``) takes its server, driver and Chromium with it."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    exit_with_parent()
+
+
+@contextlib.contextmanager
+def _sigterm_interrupts() -> Iterator[None]:
+    """SIGTERM raises :class:`KeyboardInterrupt` while the block runs (in the main thread),
+    so a terminated validation stops its workers as a Ctrl-C does."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def stop(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt(f"signal {signum}")
+
+    before = signal.signal(signal.SIGTERM, stop)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, before)
+
+
 def validate_sites(tasks: Sequence[Task], workers: int,
                    on_tasks: Callable[[int], None] | None = None, *,
                    noise: str = "none") -> list[ValidationReport]:
@@ -176,19 +205,28 @@ def validate_sites(tasks: Sequence[Task], workers: int,
     chunks = [(name, ts[i:i + CHUNK]) for name, ts in by_site.items()
               for i in range(0, len(ts), CHUNK)]
     ctx = multiprocessing.get_context("spawn")  # no inherited Playwright or server threads
-    with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
-        pending: dict[Future[ValidationReport], tuple[str, list[Task]]] = {
-            pool.submit(_validate_chunk, name, chunk, noise): (name, chunk)
-            for name, chunk in chunks}
-        while pending:
-            done, _ = wait(pending, return_when=FIRST_COMPLETED)
-            for fut in done:
-                name, chunk = pending.pop(fut)
-                part, whole = fut.result(), reports[name]
-                whole.level1 += part.level1
-                whole.level2 = list(dict.fromkeys(whole.level2 + part.level2))
-                whole.level3 += part.level3
-                whole.pages_checked += part.pages_checked
-                if on_tasks:
-                    on_tasks(len(chunk))
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_worker_init)
+    try:
+        with _sigterm_interrupts():
+            pending: dict[Future[ValidationReport], tuple[str, list[Task]]] = {
+                pool.submit(_validate_chunk, name, chunk, noise): (name, chunk)
+                for name, chunk in chunks}
+            while pending:
+                done, _ = wait(pending, return_when=FIRST_COMPLETED)
+                for fut in done:
+                    name, chunk = pending.pop(fut)
+                    part, whole = fut.result(), reports[name]
+                    whole.level1 += part.level1
+                    whole.level2 = list(dict.fromkeys(whole.level2 + part.level2))
+                    whole.level3 += part.level3
+                    whole.pages_checked += part.pages_checked
+                    if on_tasks:
+                        on_tasks(len(chunk))
+    except BaseException:  # interrupted or failed: no worker, server or Chromium left behind
+        procs = list((getattr(pool, "_processes", None) or {}).values())
+        pool.shutdown(wait=False, cancel_futures=True)
+        for proc in procs:
+            kill_tree(proc.pid)
+        raise
+    pool.shutdown()
     return list(reports.values())
