@@ -36,7 +36,7 @@ from webmdp.sites._common.visualtask import VisualPick
 from webmdp.tasks import Task
 from webmdp.tasks.dial import stream
 
-SITES = ("shopping", "housing")
+SITES = ("shopping", "housing", "accommodation", "food")
 
 
 def visual_tasks(site: str, n: int) -> list[Task]:

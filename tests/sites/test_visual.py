@@ -26,7 +26,7 @@ from webmdp.tasks.generate import make_task
 from webmdp.tasks.replay import replay
 from webmdp.tasks.verifier import verify
 
-SITES = ("shopping", "housing")
+SITES = ("shopping", "housing", "accommodation", "food")
 DATA_URI = re.compile(r'src="data:image/png;base64,[A-Za-z0-9+/=]+"')
 
 
@@ -104,7 +104,8 @@ def test_no_pixel_value_reaches_the_page_text(site: str) -> None:
 
 # -- in a real Chromium ------------------------------------------------------------------------
 @pytest.mark.browser
-@pytest.mark.parametrize("site", ["shopping", pytest.param("housing", marks=pytest.mark.slow)])
+@pytest.mark.parametrize("site", ["shopping", *(pytest.param(s, marks=pytest.mark.slow)
+                                  for s in ("housing", "accommodation", "food"))])
 def test_pixel_agent_solves_and_text_agent_only_guesses(site: str, server, host) -> None:  # type: ignore[no-untyped-def]
     s = get_site(site)
     tasks = [make_task(s, 30_000, name, 3) for name, tpl in s.dial_templates.items()

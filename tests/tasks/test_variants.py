@@ -128,16 +128,20 @@ def test_stream_segments_turn_the_knobs_and_names_resolve(
     site = get_site("repo")
     segs = segments(site)
     assert [g.name for g in segs] == ["templates", "small-catalogue", "answers",
-                                      "answers-small-catalogue", "confirm-dialogs"]
+                                      "answers-small-catalogue", "confirm-dialogs",
+                                      "small-pages"]
     assert segs[1].catalogue == segs[3].catalogue == 0 and segs[0].catalogue is None
+    assert segs[5].page_size == dial.SMALL_PAGE and segs[0].page_size is None
     picked: dict[int, Task] = {}
     for task in stream(site):  # the first task of each segment
         picked.setdefault((task.index - DIAL_BASE) // dial.SCAN, task)
         if len(picked) == len(segs):
             break
-    assert sorted(picked) == [0, 1, 2, 3, 4]
-    assert [":" in picked[k].template for k in range(5)] == [False, False, True, True, False]
+    assert sorted(picked) == [0, 1, 2, 3, 4, 5]
+    assert [":" in picked[k].template for k in range(6)] == [False, False, True, True, False,
+                                                            False]
     assert "Confirm" in [a.name for a in picked[4].oracle_actions()]
+    assert picked[5].world["meta"]["page_size"] == dial.SMALL_PAGE
     assert len(picked[1].world["entities"]) < len(picked[0].world["entities"])
     for task in picked.values():
         assert resolve(task.id).model_dump_json() == task.model_dump_json()

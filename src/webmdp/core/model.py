@@ -12,6 +12,11 @@ Entity = dict[str, Any]
 """An entity is a flat mapping of typed attributes; ``id`` is always present."""
 
 
+PAGE_META = "page_size"
+"""World meta key: results per page on every catalogue listing of the world, in place of the
+site's own (the difficulty dial's page-size knob: :mod:`webmdp.tasks.dial`)."""
+
+
 @dataclass(frozen=True, eq=False)
 class World:
     """The seeded item set a task runs against (E.2): entities in catalogue order."""

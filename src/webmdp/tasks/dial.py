@@ -1,7 +1,7 @@
 """The difficulty dial: tasks whose *measured* WebForge vector meets a request.
 
-Each site has one fixed stream of candidate tasks beyond its built-in 180, in five segments
-of :data:`SCAN` candidates that turn one knob each (:func:`segments`):
+Each site has one fixed stream of candidate tasks beyond its built-in 180, in six or seven
+segments of :data:`SCAN` candidates that turn one knob each (:func:`segments`):
 
 1. ``templates``: the site's templates, then its dial templates (visual information, Direct
    and Mixed answers), with the template's own catalogue;
@@ -14,7 +14,15 @@ of :data:`SCAN` candidates that turn one knob each (:func:`segments`):
 4. ``answers-small-catalogue``: the answer variants in the small catalogue (read-only and
    short lists: where level 1 lives);
 5. ``confirm-dialogs``: the templates with a confirmation dialog before each commit
-   (:mod:`webmdp.core.dialog`: Risk Factor L2 where it was L3).
+   (:mod:`webmdp.core.dialog`: Risk Factor L2 where it was L3);
+6. ``visual``: dial templates added to a site after its stream was published
+   (``TaskTemplate.dial_segment``): accommodation's and food's visual templates. Shopping's
+   and housing's are in the first segment, where they were from the start;
+7. ``small-pages``: the templates with :data:`SMALL_PAGE` results per page on every listing
+   (world meta ``page_size``); the oracle turns pages (``GoToPage``, or ``NextPage`` on mail)
+   to reach each entity it opens, so Jump Breadth falls (fewer options on a page) and Page
+   Interaction rises (the page turns are actions on the list page). A page turn stays on the
+   same surface, so it is not a Jump Depth transition.
 
 Candidate ``k`` is world index ``DIAL_BASE + k``; within its segment, at offset ``j``, it is
 template ``j mod T`` of the segment's ``T`` and ``(j div T) mod 4`` hard negatives, so the
@@ -22,8 +30,8 @@ stream also turns the hard-negative knob and the seeded world. A dial-made task 
 site, its measured level and its rank among the stream's tasks of that level:
 ``shopping_L3_0007`` is the eighth level-3 task of the shopping stream. That name is stable
 whatever the request that found it, and :func:`resolve` rebuilds the task from it alone. (The
-segments come in order, so the first segment's names did not change when the later four
-were added.)
+segments come in order, so the first segment's names did not change when the later ones were
+added, and a template added to a published stream goes to an appended segment.)
 """
 
 from __future__ import annotations
@@ -42,32 +50,48 @@ from webmdp.tasks.variants import SEP, modes
 
 DIAL_BASE = 10_000
 SCAN = 240
-"""Candidates per segment of a site's stream (the dial looks at ``5 * SCAN`` per site before
-it gives up on a request)."""
+"""Candidates per segment of a site's stream (the dial looks at ``SCAN`` per segment, six or
+seven segments a site, before it gives up on a request)."""
 SMALL_CATALOGUE = 0
 """Filler entities in the ``small-catalogue`` segment's worlds."""
+SMALL_PAGE = 2
+"""Results per page in the ``small-pages`` segment's worlds (the sites' own: 10-20)."""
 
 
 @dataclass(frozen=True)
 class Segment:
     """One knob of the stream: its templates, the catalogue size (``None``: the template's
-    own) and whether commits ask for confirmation (:mod:`webmdp.core.dialog`)."""
+    own), whether commits ask for confirmation (:mod:`webmdp.core.dialog`) and the results
+    per page (``None``: the site's own)."""
 
     name: str
     templates: tuple[str, ...]
     catalogue: int | None = None
     confirm: bool = False
+    page_size: int | None = None
+
+
+APPENDED = ("visual",)
+"""Appended template segments, in order: each holds the dial templates that name it as their
+``dial_segment`` (a site whose templates name none has none); ``small-pages`` follows them."""
 
 
 def segments(site: Site) -> tuple[Segment, ...]:
     """The site's stream segments, in order (see the module docstring)."""
-    names = (*site.templates, *site.dial_templates)
+    late = {n: t.dial_segment for n, t in site.dial_templates.items()
+            if t.dial_segment != "templates"}
+    if unknown := set(late.values()) - set(APPENDED):
+        raise ConfigError(f"{site.name}: unknown dial segment(s) {sorted(unknown)}")
+    names = tuple(n for n in (*site.templates, *site.dial_templates) if n not in late)
     coded = [n for n in names if site.template(n).answer_type == "operation_code"]
     variants = tuple(f"{n}{SEP}{m}" for m in modes(site) for n in coded)
     return (Segment("templates", names), Segment("small-catalogue", names, SMALL_CATALOGUE),
             Segment("answers", variants), Segment("answers-small-catalogue", variants,
                                                   SMALL_CATALOGUE),
-            Segment("confirm-dialogs", names, confirm=True))
+            Segment("confirm-dialogs", names, confirm=True),
+            *(Segment(seg, tuple(n for n, s in late.items() if s == seg)) for seg in APPENDED
+              if seg in late.values()),
+            Segment("small-pages", names, page_size=SMALL_PAGE))
 
 
 def candidate_templates(site: Site) -> list[str]:
@@ -124,7 +148,7 @@ def stream(site: Site) -> Iterator[Task]:
     for k, (seg, template, hn) in enumerate(_candidates(site)):
         try:
             task = make_task(site, DIAL_BASE + k, template, hn, catalogue=seg.catalogue,
-                             confirm=seg.confirm)
+                             confirm=seg.confirm, page_size=seg.page_size)
         except GenerationError:
             continue
         assert task.difficulty is not None

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import random
 import zlib
+from collections.abc import Iterator
 from dataclasses import replace
 
 from webmdp.core import dialog
-from webmdp.core.model import World
+from webmdp.core.model import PAGE_META, World
 from webmdp.core.site import Site
 from webmdp.core.spec import Action
-from webmdp.errors import GenerationError
+from webmdp.errors import GenerationError, InvalidAction
 from webmdp.tasks.cache import cached_tasks
 from webmdp.tasks.difficulty import measure
 from webmdp.tasks.domains import domain_of
@@ -43,11 +44,14 @@ def plan(site: Site, n: int = TASKS_PER_SITE) -> list[tuple[int, str, int]]:
 
 
 def make_task(site: Site, index: int, template: str, hard_negatives: int,
-              catalogue: int | None = None, confirm: bool = False) -> Task:
+              catalogue: int | None = None, confirm: bool = False,
+              page_size: int | None = None) -> Task:
     """Build, check and oracle-verify one task. Deterministic in (site, index) and the knobs:
     ``template`` (a ``BASE:MODE`` answer variant too), ``hard_negatives``, ``catalogue``
-    (at most that many filler entities; ``None``: the template's own count) and ``confirm``
-    (the site's commit actions behind a confirmation dialog: :mod:`webmdp.core.dialog`)."""
+    (at most that many filler entities; ``None``: the template's own count), ``confirm``
+    (the site's commit actions behind a confirmation dialog: :mod:`webmdp.core.dialog`) and
+    ``page_size`` (results per page on the site's listings, the oracle turning pages to reach
+    what it opens; ``None``: the site's own)."""
     tpl = template_of(site, template)
     seed = task_seed(site.name, index)
     tid = task_id(site.name, index)
@@ -70,6 +74,10 @@ def make_task(site: Site, index: int, template: str, hard_negatives: int,
         world = World(site=world.site, entities=world.entities,
                       meta={**world.meta, dialog.META: commits})
         oracle = _confirmed(site, world, oracle)
+    if page_size is not None:
+        world = World(site=world.site, entities=world.entities,
+                      meta={**world.meta, PAGE_META: page_size})
+        oracle = _paged(site, world, oracle, tid)
     conditions = tpl.verifier(draft, world)
     result = replay(site, world, oracle)
     if result.error is not None:
@@ -106,6 +114,44 @@ def _confirmed(site: Site, world: World, oracle: list[Action]) -> list[Action]:
         if state.pending is not None:
             state = site.step(state, Action(dialog.CONFIRM), world)
             out.append(Action(dialog.CONFIRM))
+    return out
+
+
+def _page_turns(world: World) -> Iterator[list[Action]]:
+    """Ways to another page, in the order tried: ``GoToPage`` N (most listings), then N
+    ``NextPage`` or ``PrevPage`` presses (a mail list has only older / newer)."""
+    n = len(world.entities)
+    yield from ([Action("GoToPage", {"page": p})] for p in range(1, n + 1))
+    for k in range(1, n + 1):
+        yield [Action("NextPage")] * k
+        yield [Action("PrevPage")] * k
+
+
+def _paged(site: Site, world: World, oracle: list[Action], tid: str) -> list[Action]:
+    """``oracle`` in a world with shorter result pages: before an action that names an entity
+    the current page does not list, the first page turn (:func:`_page_turns`) that makes it
+    valid. (Page turns keep the listing's order, so the oracle's visits stay in display
+    order.)"""
+    state, out = site.initial_state(world), []
+    for action in oracle:
+        try:
+            nxt = site.step(state, action, world)
+        except InvalidAction as first:
+            for turns in _page_turns(world):
+                try:
+                    turned = state
+                    for turn in turns:
+                        turned = site.step(turned, turn, world)
+                    nxt = site.step(turned, action, world)
+                except InvalidAction:
+                    continue
+                out.extend(turns)
+                break
+            else:
+                raise GenerationError(f"{action.name}: on no page of the listing ({first})",
+                                      task_id=tid) from first
+        out.append(action)
+        state = nxt
     return out
 
 

@@ -46,7 +46,7 @@ from dataclasses import field as dc_field
 from functools import lru_cache
 from typing import Any, Literal, TypeVar
 
-from webmdp.core.model import Entity, State, World
+from webmdp.core.model import PAGE_META, Entity, State, World
 from webmdp.core.spec import Action, ActionSpec, ParamSpec, SkillCategory, declare_action
 from webmdp.errors import require
 from webmdp.sites._common.listing import page_count, page_slice, turn_page
@@ -239,11 +239,15 @@ class Catalog:
             return _state_results(self, world, self.key(s))
         return _results(self, world, s.query, s.filters, s.sort or self.default_sort)
 
+    def size(self, world: World) -> int:
+        """Results per page in ``world``: its :data:`PAGE_META`, else the site's own."""
+        return int(world.meta.get(PAGE_META) or self.page_size)
+
     def visible(self, world: World, s: BrowseState) -> tuple[str, ...]:
-        return tuple(page_slice(self.results(world, s), s.page, self.page_size))
+        return tuple(page_slice(self.results(world, s), s.page, self.size(world)))
 
     def pages(self, world: World, s: BrowseState) -> int:
-        return page_count(len(self.results(world, s)), self.page_size)
+        return page_count(len(self.results(world, s)), self.size(world))
 
     # -- transitions -----------------------------------------------------------------------------
     def transition(self, s: B, a: Action, world: World) -> B:
@@ -359,8 +363,8 @@ class Catalog:
         return {"query": s.query, "facets": facets, "sort": s.sort or self.default_sort,
                 "sorts": [{"name": o.name, "label": o.label} for o in self.sorts],
                 "page": s.page, "pages": self.pages(world, s), "total_results": total,
-                "page_size": self.page_size, "filters_active": bool(s.filters),
-                "first": (s.page - 1) * self.page_size + 1}
+                "page_size": self.size(world), "filters_active": bool(s.filters),
+                "first": (s.page - 1) * self.size(world) + 1}
 
     def sort_key(self, world: World, order: str) -> Callable[[str], Any]:
         key, rank, ents = self._sorts[order].key, self.rank, world.entities

@@ -189,7 +189,8 @@ def heat_map_png(grid: Sequence[Sequence[int]]) -> bytes:
 
 def photo_png(color: str, shape: str = "box") -> bytes:
     """A deterministic "photo": a backdrop, a shadow and a subject in ``color`` (a name of
-    :data:`PHOTO_COLORS`), shaped as a ``box`` (a product), a ``house`` or a ``mug``."""
+    :data:`PHOTO_COLORS`), shaped as a ``box`` (a product), a ``house``, a ``mug`` or a
+    ``bowl`` (a dish: a rim and steam)."""
     rgb, g = PHOTO_COLORS[color], PHOTO
     img = Image.new("RGB", (g.size, g.size), (244, 244, 242))
     draw = ImageDraw.Draw(img)
@@ -201,10 +202,17 @@ def photo_png(color: str, shape: str = "box") -> bytes:
                      fill=(90, 70, 60))
     if shape == "mug":
         draw.ellipse((x1 - 12, y0 + 30, x1 + 30, y0 + 90), outline=rgb, width=10)
+    if shape == "bowl":
+        for dx in (-25, 0, 25):  # steam
+            cx = (x0 + x1) // 2 + dx
+            draw.arc((cx - 8, y0 - 48, cx + 8, y0 - 28), 90, 270, fill=(170, 170, 176), width=3)
+            draw.arc((cx - 8, y0 - 30, cx + 8, y0 - 10), 270, 90, fill=(170, 170, 176), width=3)
     draw.rounded_rectangle(g.body, radius=10, fill=rgb)
     draw.rectangle((x0 + 12, y0 + 12, x0 + 20, y1 - 12), fill=_lighter(rgb))  # a highlight
     if shape == "house":
         draw.rectangle((x0 + 38, y1 - 50, x0 + 62, y1), fill=(60, 45, 40))  # the door
+    if shape == "bowl":
+        draw.ellipse((x0 - 24, y0 - 8, x1 + 24, y0 + 16), fill=_lighter(rgb))  # the rim
     _frame(draw, "photo", g.size, g.size)
     return _png(img)
 

@@ -15,7 +15,7 @@ from webmdp.sites._common import handlers as H
 from webmdp.sites.accommodation import catalog as C
 from webmdp.sites.accommodation.state import AccommodationState as S
 from webmdp.sites.accommodation.state import Reservation
-from webmdp.sites.accommodation.world import CARD_FIELDS, DETAIL_FIELDS
+from webmdp.sites.accommodation.world import CARD_FIELDS, DETAIL_FIELDS, PIXEL_FIELDS
 
 SURFACES = H.surfaces(
     SearchResults=(SurfaceKind.CARD, "listing cards with filters"),
@@ -118,6 +118,7 @@ def observe(s: S, world: World) -> Observation:
     elif s.surface == "ListingDetail" and s.focus:
         listing = world.entities[s.focus]
         fields = CARD_FIELDS + (DETAIL_FIELDS if s.amenities_open else _DETAIL_COLLAPSED)
+        fields += tuple(f for f in PIXEL_FIELDS if f in listing)
         entities = (H.view(world, s.focus, fields),)
         ctx.update(amenities_open=s.amenities_open, amenity_count=len(listing["amenities"]),
                    amenity_preview=listing["amenities"][: C.PREVIEW], origin=s.origin,

@@ -11,7 +11,12 @@ from webmdp.sites.accommodation import mdp
 from webmdp.sites.accommodation.bound import accommodation_bound
 from webmdp.sites.accommodation.catalog import CATALOG
 from webmdp.sites.accommodation.state import AccommodationState
-from webmdp.sites.accommodation.world import CARD_FIELDS, DETAIL_FIELDS, generate_world
+from webmdp.sites.accommodation.world import (
+    CARD_FIELDS,
+    DETAIL_FIELDS,
+    PIXEL_FIELDS,
+    generate_world,
+)
 
 _a = declare_action
 
@@ -41,9 +46,10 @@ class AccommodationSite(ModularSite[AccommodationState]):
                       "check_out": "2026-05-11", "guests": 2}
     surfaces = mdp.SURFACES
     actions = ACTIONS
+    pixel_fields = {"ListingDetail": frozenset(PIXEL_FIELDS)}
     visibility = shown(CARD_FIELDS, DETAIL_FIELDS, SearchResults=CARD_FIELDS,
-                       ListingDetail=CARD_FIELDS + DETAIL_FIELDS, Checkout=mdp.CHECKOUT_FIELDS,
-                       Reservations=mdp.STAY_FIELDS)
+                       ListingDetail=CARD_FIELDS + DETAIL_FIELDS + PIXEL_FIELDS,
+                       Checkout=mdp.CHECKOUT_FIELDS, Reservations=mdp.STAY_FIELDS)
 
     state_class = AccommodationState
     back_actions = {"ListingDetail": "CloseListing", "Checkout": "CancelCheckout"}

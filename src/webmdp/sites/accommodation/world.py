@@ -8,6 +8,7 @@ import string
 from typing import Any
 
 from webmdp.core.model import Entity, World, WorldSpec
+from webmdp.sites._common.visualtask import carried
 from webmdp.sites._common.worldgen import assemble
 from webmdp.sites.accommodation import catalog as C
 
@@ -15,6 +16,9 @@ CARD_FIELDS = ("title", "city", "property_type", "price_per_night", "rating", "r
                "beds", "max_guests", "photo")
 DETAIL_FIELDS = ("amenities", "host_name", "host_years", "superhost", "cancellation_policy",
                  "check_in_time", "min_nights", "bathrooms")
+PIXEL_FIELDS = ("exterior_color", "occupancy")
+"""Shown only as pixels on a listing page (its main photo, its occupancy bar chart); only the
+listings a dial template pins have them (:mod:`webmdp.sites.accommodation.dial`)."""
 _TRIP_MONTHS = (6, 7, 8, 9)
 
 
@@ -61,6 +65,7 @@ def complete_listing(p: Entity, rng: random.Random) -> Entity:
         "min_nights": p.get("min_nights") or rng.randint(1, 3),
         "bathrooms": p.get("bathrooms") or rng.choice(C.BATHROOMS[: max(2, beds)]),
         "popularity": p.get("popularity") or rng.randint(10, 990),
+        **carried(p, PIXEL_FIELDS),
     }
     if "trip" in p:
         out["trip"] = p["trip"]

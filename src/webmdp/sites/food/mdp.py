@@ -12,7 +12,13 @@ from webmdp.errors import require
 from webmdp.sites._common import handlers as H
 from webmdp.sites.food import vocab as V
 from webmdp.sites.food.state import CartLine, FoodState, Picks
-from webmdp.sites.food.world import ITEM_DETAIL, MENU_LINE, RESTAURANT_CARD, RESTAURANT_DETAIL
+from webmdp.sites.food.world import (
+    ITEM_DETAIL,
+    MENU_LINE,
+    PIXEL_FIELDS,
+    RESTAURANT_CARD,
+    RESTAURANT_DETAIL,
+)
 
 HEADER_SURFACES = ("RestaurantList", "RestaurantDetail", "Cart")
 MAX_QTY = 20
@@ -200,7 +206,8 @@ def available(s: FoodState, world: World) -> tuple[Action, ...]:
 
 
 def _store_views(world: World, rid: str, focus: str | None = None) -> list[EntityView]:
-    return [H.view(world, rid, RESTAURANT_CARD + RESTAURANT_DETAIL),
+    pixels = tuple(f for f in PIXEL_FIELDS if f in world.entities[rid])
+    return [H.view(world, rid, RESTAURANT_CARD + RESTAURANT_DETAIL + pixels),
             *(H.view(world, i, MENU_LINE + (ITEM_DETAIL if i == focus else ()))
               for i in menu_ids(world, rid))]
 

@@ -49,10 +49,14 @@ class FoodSite(ModularSite[FoodState]):
                       "tip": "18%"}
     surfaces = mdp.SURFACES
     actions = ACTIONS
+    pixel_fields = {"RestaurantDetail": frozenset(W.PIXEL_FIELDS),  # the store page, also
+                    "MenuItemDetail": frozenset(W.PIXEL_FIELDS)}    # under an item's modal
     visibility = shown(W.CARD_FIELDS, W.DETAIL_FIELDS, RestaurantList=W.RESTAURANT_CARD,
-                       RestaurantDetail=W.RESTAURANT_CARD + W.RESTAURANT_DETAIL + W.MENU_LINE,
+                       RestaurantDetail=W.RESTAURANT_CARD + W.RESTAURANT_DETAIL + W.MENU_LINE
+                       + W.PIXEL_FIELDS,
                        MenuItemDetail=W.RESTAURANT_CARD + W.RESTAURANT_DETAIL + W.MENU_LINE
-                       + W.ITEM_DETAIL, Cart=_LINE, Checkout=_LINE, OrderStatus=_LINE)
+                       + W.ITEM_DETAIL + W.PIXEL_FIELDS,
+                       Cart=_LINE, Checkout=_LINE, OrderStatus=_LINE)
 
     state_class = FoodState
     start_surface = "RestaurantList"

@@ -24,6 +24,10 @@ CARD_FIELDS = (*RESTAURANT_CARD, "section")
 """Restaurant cards show name, cuisine, rating, review count, fee, time, price tier; a menu
 line (an item's card) shows name, price and section."""
 DETAIL_FIELDS = RESTAURANT_DETAIL + ITEM_DETAIL
+PIXEL_FIELDS = ("dish_color", "weekly_orders")
+"""Shown only as pixels on a restaurant's page (its signature-dish photo, its weekly-orders
+line chart); only the restaurants a dial template pins have them (a pinned restaurant keeps
+every given field: :func:`complete_restaurant`; :mod:`webmdp.sites.food.dial`)."""
 N_RESTAURANTS = 24
 MENU_SIZE = 8
 

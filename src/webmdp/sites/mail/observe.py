@@ -69,7 +69,7 @@ def _chrome(world: World, s: S) -> dict[str, Any]:
 
 def _list_context(world: World, s: S) -> dict[str, Any]:
     total = len(results(world, s))
-    first = (s.page - 1) * C.PAGE_SIZE + 1 if total else 0
+    first = (s.page - 1) * CATALOG.size(world) + 1 if total else 0
     ids = visible_ids(world, s)
     ctx = {"facets": CATALOG.context(s, world)["facets"], "filters_active": bool(s.filters),
            "page": s.page, "pages": pages(world, s),
