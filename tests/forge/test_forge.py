@@ -146,3 +146,58 @@ def test_forge_calibrate_json() -> None:
     assert data["agents"] == ["greedy", "oracle", "random"]
     depth = data["dimensions"]["depth"]
     assert sum(depth[f"L{k}"]["n"] for k in (1, 2, 3)) == 2 * 3  # greedy, random x 3 levels
+
+
+def test_forge_calibrate_a_model_agent_through_its_endpoint() -> None:
+    """`--agent step --model ...`: the model agent runs on the balanced set through a real
+    OpenAI-compatible endpoint (a local scripted one). Its "model" plays the oracle on the
+    level-1 tasks and gives up at once on the others, so each dimension's cells are known
+    exactly from the tasks: accuracy at L_k is the share of level-1 tasks among those whose
+    dimension is at L_k."""
+    from webmdp.forge.calibrate import balanced_set
+    from webmdp.testing.model_server import Reply, Request, ScriptedModelServer
+
+    tasks = balanced_set(1, ["shopping"])
+    by_instruction = {t.instruction: t for t in tasks}
+    turns: dict[str, int] = {}  # each task runs once: its requests come in turn order
+
+    def play(req: Request) -> Reply:
+        text = "\n".join(req.texts())
+        task = next(t for i, t in by_instruction.items() if i in text)
+        turn = turns[task.id] = turns.get(task.id, -1) + 1
+        oracle = task.oracle_actions() if task.difficulty and task.difficulty.level == 1 else []
+        if turn < len(oracle):
+            action = {"name": oracle[turn].name, "params": oracle[turn].params}
+        else:
+            action = {"name": "Finish", "params": {"answer": task.answer or ""}}
+        return Reply(text=json.dumps({"thought": "next", "action": action}))
+
+    with ScriptedModelServer(play) as srv:
+        res = runner.invoke(app, ["forge", "calibrate", "--per-level", "1", "--site", "shopping",
+                                  "--no-browser", "--json", "--agent", "step", "--model",
+                                  "vllm/scripted", "--base-url", srv.base_url])
+        assert res.exit_code == 0, res.output
+        assert srv.requests
+    data = json.loads(res.stdout)
+    label = next(a for a in data["agents"] if a != "oracle")
+    assert label.startswith("step") and data["oracle_success"] == 1.0
+    for dim, v in data["dimensions"].items():
+        cells = v["by_agent"][label]
+        for lv in (1, 2, 3):
+            at = [t for t in tasks if t.difficulty and t.difficulty.of(dim) == lv]
+            want = sum(t.difficulty.level == 1 for t in at) / len(at) if at else None  # type: ignore[union-attr]
+            assert cells[f"L{lv}"]["n"] == len(at) and cells[f"L{lv}"]["accuracy"] == (
+                None if want is None else round(want, 4)), (dim, lv)
+
+
+@pytest.mark.parametrize(("args", "needle"), [
+    (("--agent", "step"), "give --model PROVIDER/MODEL"),
+    (("--model", "vllm/x"), "add step, plan or tree to --agent"),
+    (("--agent", "nosuch"), "unknown agent 'nosuch'"),
+    (("--agent", "pixel"), "runs with --browser"),
+    (("--agent", "step", "--model", "vllm/x", "--mode", "gui"), "--mode must be semantic or "
+     "browser"),
+])
+def test_forge_calibrate_bad_agent_options(args: tuple[str, ...], needle: str) -> None:
+    res = runner.invoke(app, ["forge", "calibrate", "--no-browser", *args])
+    assert res.exit_code == 2 and needle in res.output, res.output

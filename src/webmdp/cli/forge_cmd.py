@@ -131,19 +131,75 @@ def calibrate(
                                  "on the dial's visual tasks."),
     visual: int = typer.Option(6, "--visual", help="Visual tasks per site that has them."),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
+    agent: str = typer.Option("greedy,random", "--agent", "-a", help="Agents to calibrate "
+                              "on the balanced set, comma-separated: built-in ones (semantic "
+                              "mode) or a model agent (step, plan, tree) with --model.",
+                              rich_help_panel="Agents"),
+    model: str | None = typer.Option(None, "--model", help="PROVIDER/MODEL for a model agent "
+                                     "(e.g. openai/gpt-4o, vllm/Qwen2.5-VL-7B-Instruct).",
+                                     rich_help_panel="Agents"),
+    mode: str = typer.Option("semantic", "--mode", help="A model agent's mode: semantic "
+                             "(actions on the MDP) or browser (Chromium).",
+                             rich_help_panel="Agents"),
+    grammar: str = typer.Option("json", "--grammar", "-g", help="A model agent's action "
+                                "grammar (see `webmdp run --help`).", rich_help_panel="Agents"),
+    base_url: str | None = typer.Option(None, "--base-url", help="The model's endpoint URL.",
+                                        rich_help_panel="Agents"),
+    api_key: str | None = typer.Option(None, "--api-key", help="API key (default: the "
+                                       "provider's environment variable).",
+                                       rich_help_panel="Agents"),
+    timeout: float | None = typer.Option(None, help="Seconds per model request.",
+                                         rich_help_panel="Agents"),
+    max_retries: int | None = typer.Option(None, help="Retries per model request.",
+                                           rich_help_panel="Agents"),
+    concurrency: int | None = typer.Option(None, help="Model requests in flight.",
+                                           rich_help_panel="Agents"),
 ) -> None:
-    """Run the built-in agents on a set balanced over levels and show, per dimension,
-    accuracy at L1, L2 and L3 with 95% intervals; flag any dimension that is not monotone
-    (L1 >= L2 >= L3)."""
+    """Run agents on a set balanced over levels and show, per dimension, accuracy at L1, L2
+    and L3 with 95% intervals; flag any dimension that is not monotone (L1 >= L2 >= L3).
+    By default the built-in greedy and random agents; `--agent step --model ...` calibrates a
+    model agent on the same set."""
+    from webmdp.agents.registry import MODEL_AGENTS
+    from webmdp.forge.calibrate import BROWSER_AGENTS
     from webmdp.forge.calibrate import calibrate as run
+    from webmdp.redact import register as register_secret
 
     in_range("--per-level", per_level, 1)
     in_range("--visual", visual, 0)
+    register_secret(api_key)
+    agents = tuple(dict.fromkeys(_names(agent)))
+    model_cfg = None
     with user_errors():
         sites = _sites(site)
+        if not agents:
+            raise fail("--agent needs at least one agent, e.g. greedy,random")
+        driven = [a for a in agents if a in MODEL_AGENTS]
+        if mode not in ("semantic", "browser"):
+            raise fail(f"--mode must be semantic or browser, got {mode!r}")
+        if driven and model is None:
+            raise fail(f"agent '{driven[0]}' is driven by a model: give --model PROVIDER/MODEL")
+        if model is not None:
+            from webmdp.cli.run_cmd import _model_config
+
+            model_cfg = _model_config(list(driven) or ["step"], mode, model, grammar, base_url,
+                                      api_key, "model", 3, None, None, False, None, None,
+                                      timeout, max_retries, concurrency)
+            if not driven:
+                raise fail("--model drives a model agent: add step, plan or tree to --agent")
+        from webmdp.agents.registry import agent_names
+
+        known = set(agent_names()) | set(MODEL_AGENTS)
+        for a in agents:
+            if a not in known and ":" not in a:
+                raise fail(f"unknown agent '{a}'; known: {', '.join(sorted(known))}")
+            if a in BROWSER_AGENTS:
+                raise fail(f"agent '{a}' reads the visual tasks' pixels in Chromium: it runs "
+                           "with --browser, not on the balanced set")
+        agents = tuple(a for a in agents if a != "oracle")  # it always runs
     with console.status("calibrating...") as status:
         data = run(per_level, sites=sites, browser=browser, visual_per_site=visual,
-                   progress=lambda m: status.update(m))
+                   progress=lambda m: status.update(m), agents=agents, model=model_cfg,
+                   model_mode=mode)
     if as_json:
         typer.echo(json.dumps(data))
         return

@@ -8,6 +8,10 @@ sanity row: it must solve everything, and it is left out of the accuracies. Per 
 accuracy at each level (Wilson 95% interval) is shown pooled and per agent; a dimension is
 ``monotone`` when no agent scores higher on a harder level of it (over the levels where the
 agent has episodes), and an inversion is ``significant`` when the two intervals are apart.
+
+``agents`` replaces greedy and random with any agents a run takes, model agents included
+(``step``, ``plan``, ``tree`` with a ``ModelAgentConfig``, in ``model_mode``): a model's
+accuracy per dimension level, on the same balanced set, next to the oracle's.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from webmdp.agents.registry import MODEL_AGENTS
 from webmdp.core.registry import get_site
 from webmdp.runner.local import RunConfig, run_tasks
 from webmdp.sites import site_names
@@ -59,31 +64,39 @@ def balanced_set(per_level: int, sites: list[str]) -> list[Task]:
 def visual_set(per_site: int, sites: list[str]) -> list[Task]:
     """Dial tasks of the sites' visual templates (information only in pixels), with at least
     one hard negative: with none, any pick is right and a text-only agent looks able."""
-    out = []
+    out: list[Task] = []
     for name in sites:
         site = get_site(name)
         if not site.dial_templates:
             continue
-        found = [t for t in stream(site) if t.hard_negatives
-                 and t.difficulty is not None and t.difficulty.of("visual") > 1]
-        out += found[:per_site]
+        found = (t for t in stream(site) if t.hard_negatives
+                 and t.difficulty is not None and t.difficulty.of("visual") > 1)
+        out += itertools.islice(found, per_site)
     return out
 
 
 def calibrate(per_level: int = 2, *, sites: list[str] | None = None, browser: bool = True,
               visual_per_site: int = 6, progress: Callable[[str], None] | None = None,
-              out: Path | None = None) -> dict[str, Any]:
-    """Run the agents and measure accuracy per dimension level (see the module's docstring)."""
+              out: Path | None = None, agents: tuple[str, ...] = SEMANTIC_AGENTS,
+              model: Any = None, model_mode: str = "semantic") -> dict[str, Any]:
+    """Run the agents and measure accuracy per dimension level (see the module's docstring).
+    ``agents`` run on the balanced set (built-in ones in semantic mode, model agents with
+    ``model`` in ``model_mode``); the oracle always does."""
     names = sites or site_names()
     tasks = balanced_set(per_level, names)
     runs: list[tuple[str, Task, EpisodeTrace]] = []
     with tempfile.TemporaryDirectory() as tmp:
         root = out or Path(tmp)
-        for agent in ("oracle", *SEMANTIC_AGENTS):
+        for agent in ("oracle", *agents):
+            driven = agent in MODEL_AGENTS
+            config = RunConfig(agent=agent, model=model if driven else None,
+                               mode=model_mode if driven else "semantic",  # type: ignore[arg-type]
+                               observation="both")
             if progress:
-                progress(f"{agent}: {len(tasks)} tasks (semantic)")
-            traces = run_tasks(tasks, root / "semantic", RunConfig(agent=agent))
-            runs += [(agent, t, tr) for t, tr in zip(tasks, traces, strict=True)]
+                progress(f"{config.label()}: {len(tasks)} tasks ({config.mode})")
+            where = "semantic" if config.mode == "semantic" else "browser-balanced"
+            traces = run_tasks(tasks, root / where, config)
+            runs += [(config.label(), t, tr) for t, tr in zip(tasks, traces, strict=True)]
         if browser:
             vis = visual_set(visual_per_site, names)
             for agent in BROWSER_AGENTS:
