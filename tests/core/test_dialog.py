@@ -83,7 +83,7 @@ def test_the_page_under_the_dialog_is_inert() -> None:
 
 
 def test_the_dial_has_a_confirm_segment() -> None:
-    seg = segments(get_site("shopping"))[-1]
+    seg = next(s for s in segments(get_site("shopping")) if s.confirm)
     assert (seg.name, seg.confirm, seg.catalogue) == ("confirm-dialogs", True, None)
 
 
