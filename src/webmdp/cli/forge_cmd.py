@@ -159,7 +159,7 @@ def calibrate(
     and L3 with 95% intervals; flag any dimension that is not monotone (L1 >= L2 >= L3).
     By default the built-in greedy and random agents; `--agent step --model ...` calibrates a
     model agent on the same set."""
-    from webmdp.agents.registry import MODEL_AGENTS
+    from webmdp.agents.registry import MODEL_AGENTS, agent_names
     from webmdp.forge.calibrate import BROWSER_AGENTS
     from webmdp.forge.calibrate import calibrate as run
     from webmdp.redact import register as register_secret
@@ -178,17 +178,15 @@ def calibrate(
             raise fail(f"--mode must be semantic or browser, got {mode!r}")
         if driven and model is None:
             raise fail(f"agent '{driven[0]}' is driven by a model: give --model PROVIDER/MODEL")
+        if model is not None and not driven:
+            raise fail("--model drives a model agent: add step, plan or tree to --agent")
         if model is not None:
             from webmdp.cli.run_cmd import _model_config
 
-            model_cfg = _model_config(list(driven) or ["step"], mode, model, grammar, base_url,
-                                      api_key, "model", 3, None, None, False, None, None,
-                                      timeout, max_retries, concurrency)
-            if not driven:
-                raise fail("--model drives a model agent: add step, plan or tree to --agent")
-        from webmdp.agents.registry import agent_names
-
-        known = set(agent_names()) | set(MODEL_AGENTS)
+            model_cfg = _model_config(driven, mode, model, grammar, base_url, api_key, "model",
+                                      3, None, None, False, None, None, timeout, max_retries,
+                                      concurrency)
+        known = set(agent_names())  # the model agents among them
         for a in agents:
             if a not in known and ":" not in a:
                 raise fail(f"unknown agent '{a}'; known: {', '.join(sorted(known))}")
