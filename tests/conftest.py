@@ -15,12 +15,19 @@ from webmdp.env.chromium import BrowserHost
 from webmdp.server.runner import ServerHandle
 from webmdp.tasks import Task
 
-# The disk cache of generated task sets (webmdp.tasks.cache): a fresh one per test session, so
-# every session generates each set once (in whichever process needs it first) and its
-# subprocesses (`webmdp run`, runner workers) read it instead of generating it again.
-_CACHE = tempfile.mkdtemp(prefix="webmdp-test-cache-")
+# The disk cache of generated task sets and site cards (webmdp.tasks.cache): a fresh one per
+# test run, so every run generates each set once (in whichever process needs it first; the
+# entry's lock makes the others wait for it) and its subprocesses (`webmdp run`, runner
+# workers) read it instead of generating it again. Under pytest-xdist the controller makes it
+# before it starts its workers, which inherit it (WEBMDP_TEST_CACHE) and share it; the
+# controller removes it at exit.
+if os.environ.get("PYTEST_XDIST_WORKER") and os.environ.get("WEBMDP_TEST_CACHE"):
+    _CACHE = os.environ["WEBMDP_TEST_CACHE"]
+else:
+    _CACHE = tempfile.mkdtemp(prefix="webmdp-test-cache-")
+    os.environ["WEBMDP_TEST_CACHE"] = _CACHE
+    atexit.register(shutil.rmtree, _CACHE, True)
 os.environ["WEBMDP_CACHE_DIR"] = _CACHE
-atexit.register(shutil.rmtree, _CACHE, True)
 
 
 @pytest.fixture(scope="session")

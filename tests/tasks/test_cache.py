@@ -72,3 +72,46 @@ def test_another_process_reads_what_this_one_wrote(tmp_path: Path,
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout
     assert out == "".join(t.model_dump_json() + "\n" for t in mine)
+
+
+_BUILD_ONCE = """
+import sys, time
+from pathlib import Path
+from webmdp.tasks import cache as C
+
+def build():
+    Path(sys.argv[1], sys.argv[2]).write_text("built")
+    time.sleep(0.5)  # long enough for the other process to miss and reach the lock
+    return {"n": 7}
+
+print(C.cached_json("probe", "one", build, lambda v: v, lambda d: d)["n"])
+"""
+
+
+def test_processes_that_miss_at_once_build_once(tmp_path: Path) -> None:
+    """Two processes (two test workers) missing the same entry: one builds under the entry's
+    lock, the other waits and reads what it stored."""
+    cache_root, marks = tmp_path / "cache", tmp_path / "marks"
+    marks.mkdir()
+    env = {**__import__("os").environ, C.CACHE_ENV: str(cache_root)}
+    procs = [subprocess.Popen([sys.executable, "-c", _BUILD_ONCE, str(marks), f"p{i}"],
+                              env=env, stdout=subprocess.PIPE, text=True) for i in range(2)]
+    outs = [p.communicate(timeout=120)[0].strip() for p in procs]
+    assert outs == ["7", "7"]
+    assert len(list(marks.iterdir())) == 1
+
+
+def test_a_site_card_is_read_back_as_built(tmp_path: Path,
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    from webmdp.cap import cards
+
+    monkeypatch.setenv(C.CACHE_ENV, str(tmp_path))
+    built = cards.build_card(get_site("calendar"))
+    assert cards.SiteCard.from_dict(built.to_dict()) == built
+    cards.site_card.cache_clear()
+    assert cards.site_card("calendar") == built  # built, stored
+    assert (tmp_path / "cards" / C.code_key() / "calendar.json").is_file()
+    cards.site_card.cache_clear()
+    monkeypatch.setattr(cards, "build_card", lambda *_: pytest.fail("rebuilt"))
+    assert cards.site_card("calendar") == built  # read back
+    cards.site_card.cache_clear()

@@ -113,17 +113,69 @@ def test_tasks_stats_json_and_tables() -> None:
     assert bad.exit_code == 2 and "unknown --by table 'colour'" in bad.output
 
 
-def test_a_file_whose_vector_disagrees_is_refused(tmp_path: Path) -> None:
+def _forged_file(tmp_path: Path) -> Path:
+    """Three shopping tasks, the second with a vector edited by hand."""
     tasks = list(site_tasks("shopping")[:3])
     d = tasks[1].difficulty
     assert d is not None
     forged = d.model_copy(update={"vector": (3, 3, 3, 3, 3, 3, 3), "level": "none"})
     write_tasks(tmp_path / "t.jsonl", [tasks[0], tasks[1].model_copy(
         update={"difficulty": forged}), tasks[2]])
-    res = runner.invoke(app, ["tasks", "stats", "--suite", str(tmp_path / "t.jsonl")])
-    assert res.exit_code == 2
-    assert "shopping_0001: stored difficulty [3, 3, 3, 3, 3, 3, 3]" in res.output
-    assert "disagrees with the measured" in res.output
+    return tmp_path / "t.jsonl"
+
+
+def _refused(res: object) -> None:
+    assert res.exit_code == 2, res.output  # type: ignore[attr-defined]
+    assert "shopping_0001: stored difficulty [3, 3, 3, 3, 3, 3, 3]" in res.output  # type: ignore
+    assert "disagrees with the measured" in res.output  # type: ignore[attr-defined]
+
+
+def test_tasks_check_refuses_a_vector_edited_by_hand(tmp_path: Path) -> None:
+    _refused(runner.invoke(app, ["tasks", "check", str(_forged_file(tmp_path))]))
+    good = tmp_path / "good.jsonl"
+    write_tasks(good, site_tasks("shopping")[:3])
+    res = runner.invoke(app, ["tasks", "check", str(good)])
+    assert res.exit_code == 0, res.output
+    assert "3 stored difficulty vectors agree" in res.output
+
+
+def test_validate_suite_file_refuses_a_vector_edited_by_hand(tmp_path: Path) -> None:
+    _refused(runner.invoke(app, ["validate", "--suite", str(_forged_file(tmp_path))]))
+
+
+def test_a_run_catches_an_edited_task_before_any_result(tmp_path: Path) -> None:
+    """A run measures the tasks it runs: an edited vector stops it before an episode (or a
+    report) exists; a run that leaves the edited task out goes ahead."""
+    path = _forged_file(tmp_path)
+    out = tmp_path / "run"
+    res = runner.invoke(app, ["run", "--tasks", str(path), "--mode", "semantic", "--agent",
+                              "oracle", "--out", str(out)])
+    _refused(res)
+    assert not out.exists() or not any(out.rglob("*.json"))
+    res = runner.invoke(app, ["run", "--tasks", str(path), "--task", "shopping_0002",
+                              "--mode", "semantic", "--agent", "oracle", "--out", str(out)])
+    assert res.exit_code == 0, res.output
+
+
+def test_reading_a_task_file_replays_nothing(tmp_path: Path,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """Loading a file (`tasks list`, `tasks stats`, `--suite FILE`) parses and validates its
+    format; measuring is `tasks check`'s job."""
+    import webmdp.tasks.difficulty as difficulty
+    from webmdp.tasks import replay as replay_mod
+
+    path = _forged_file(tmp_path)
+
+    def no_replay(*_: object, **__: object) -> None:
+        raise AssertionError("a task file was replayed on reading")
+
+    monkeypatch.setattr(difficulty, "measure", no_replay)
+    monkeypatch.setattr(replay_mod, "replay", no_replay)
+    for args in (["tasks", "list", "--tasks", str(path)],
+                 ["tasks", "stats", "--suite", str(path), "--json"]):
+        res = runner.invoke(app, args)
+        assert res.exit_code == 0, res.output
+    assert json.loads(res.stdout)["level"]["none"] >= 1  # the edited vector, as stored
 
 
 def test_a_version_1_task_file_loads_and_is_measured(tmp_path: Path) -> None:

@@ -19,7 +19,7 @@ in states; a page
 is rendered only for an observation unlike those before it (surface, offered actions, shown
 fields, context switches), and an element is classified once per shape and surface (see
 :func:`webmdp.cap.rules.shape`), which keeps ten sites to a few seconds. Cards are cached per
-process.
+process and on disk (:func:`site_card`).
 """
 
 from __future__ import annotations
@@ -112,6 +112,19 @@ class SiteCard:
             "action_types": sorted(self.action_type_ids()),
             "perception_types": sorted(self.perception_type_ids()),
         }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> SiteCard:
+        """The card :meth:`to_dict` wrote (the derived type lists are recomputed)."""
+        def items(kind: type, rows: list[dict[str, Any]]) -> tuple[Any, ...]:
+            return tuple(kind(**{k: tuple(v) if isinstance(v, list) else v
+                                 for k, v in row.items()}) for row in rows)
+
+        return cls(site=data["site"], functions=items(Function, data["functions"]),
+                   execution=items(ExecutionItem, data["execution_items"]),
+                   plain=items(ExecutionItem, data["plain_controls"]),
+                   perception=items(PerceptionItem, data["perception_items"]),
+                   states=data["states"], pages=data["pages"])
 
 
 def _asdict(obj: Any) -> dict[str, Any]:
@@ -336,10 +349,14 @@ def _functions(site: Site, offered: dict[str, set[str]]) -> tuple[Function, ...]
 
 @cache
 def site_card(name: str) -> SiteCard:
-    """The card of the registered site ``name`` (built once per process)."""
+    """The card of the registered site ``name``: built once per process, and read from the
+    disk cache (:func:`webmdp.tasks.cache.cached_json`, keyed by the package's content) when
+    another process built it; a crawl takes about a second a site, a read a millisecond."""
     from webmdp.sites import get_site
+    from webmdp.tasks.cache import cached_json
 
-    return build_card(get_site(name))
+    return cached_json("cards", name, lambda: build_card(get_site(name)), SiteCard.to_dict,
+                       SiteCard.from_dict)
 
 
 # -- coverage and the conformance check ----------------------------------------------------------

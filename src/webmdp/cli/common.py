@@ -71,11 +71,19 @@ def site_tasks(site: str) -> tuple[Task, ...]:
     return tuple(generate_site_tasks(get_site(site)))
 
 
-def _check_difficulty(tasks: list[Task], path: Path) -> None:
-    """A task file's stored difficulty must be what measuring its tasks gives."""
+def check_difficulty(tasks: list[Task], path: Path | str,
+                     on_done: Callable[[int], None] | None = None) -> None:
+    """A task file's stored difficulty must be what measuring its tasks gives: one oracle
+    replay per task, so it runs where measuring is the job (``tasks check``, ``validate``)
+    and on the tasks a ``run`` is about to run, never on reading a file. ``on_done`` hears
+    how many tasks each chunk measured (a progress bar)."""
     from webmdp.tasks.difficulty import disagreements
 
-    wrong = disagreements(tasks)
+    wrong: list[str] = []
+    for k in range(0, len(tasks), 50):
+        wrong += disagreements(tasks[k:k + 50])
+        if on_done is not None:
+            on_done(len(tasks[k:k + 50]))
     if wrong:
         more = f" (and {len(wrong) - 1} more)" if len(wrong) > 1 else ""
         raise ConfigError(f"{path}: {wrong[0]}{more}; regenerate the file, or remove the "
@@ -124,7 +132,6 @@ def select_tasks(site: str | None, *, tasks_file: Path | None = None, template: 
         source = f"{len(tasks)} tasks in {tasks_file}"
         if check_one_suite(tasks, tasks_file) == CROSS:
             return _select_cross(site, tasks_file, template, task_ids, limit, spread, tasks)
-        _check_difficulty(tasks, tasks_file)
     else:
         names = sites or _sites_of(task_ids) or site_names()
         for n in names:

@@ -10,8 +10,6 @@ from typing import TYPE_CHECKING
 import typer
 
 from webmdp.cli.common import console, fail, in_range, select_tasks, user_errors
-from webmdp.runner.display import LiveDisplay
-from webmdp.runner.run import RunPlan, execute_run
 from webmdp.runner.spec import AgentSpec, RunSettings
 from webmdp.sites import get_site, site_names
 
@@ -44,6 +42,9 @@ def demo(
     with user_errors():
         tasks = [t for s in demo_sites(sites) for t in select_tasks(s, limit=per_site,
                                                                      spread=True)]
+        from webmdp.runner.display import LiveDisplay
+        from webmdp.runner.run import RunPlan, execute_run
+
         plan = RunPlan(out, tasks, [AgentSpec(a) for a in DEMO_AGENTS], mode,  # type: ignore[arg-type]
                        RunSettings(observation="axtree", workers=max(workers, 1),
                                    backend="local" if workers else "inline"), force=True)

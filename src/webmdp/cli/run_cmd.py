@@ -11,7 +11,16 @@ import typer
 from rich.markup import escape
 
 from webmdp.agents.registry import MODEL_AGENTS, agent_names
-from webmdp.cli.common import check_noise, console, fail, in_range, select_tasks, user_errors
+from webmdp.cli.common import (
+    SUITES,
+    check_difficulty,
+    check_noise,
+    console,
+    fail,
+    in_range,
+    select_tasks,
+    user_errors,
+)
 from webmdp.errors import ConfigError, unknown_choice
 from webmdp.runner import manifest as mf
 from webmdp.runner.spec import AgentSpec, RunSettings
@@ -246,6 +255,9 @@ def run(
                                  task_ids=task_id or None, limit=limit, spread=True,
                                  hard_negatives=_ints(hard_negatives, "--hard-negatives"),
                                  access_levels=_list(access_level), suite=suite)
+            source = tasks_file or (None if suite in SUITES else suite)
+            if source is not None:  # a file's vectors, checked on the tasks this run runs
+                check_difficulty([t for t in tasks if t.cross is None], source)
         agents = [AgentSpec(a, seed=s, model=model_cfg if a in MODEL_AGENTS else None)
                   for a in agent for s in agent_seeds]
         per_worker = slots or _default_slots(agents, workers)

@@ -7,7 +7,15 @@ from pathlib import Path
 import typer
 from rich.table import Table
 
-from webmdp.cli.common import console, fail, in_range, select_tasks, user_errors
+from webmdp.cli.common import (
+    check_difficulty,
+    console,
+    fail,
+    in_range,
+    progress,
+    select_tasks,
+    user_errors,
+)
 from webmdp.tasks.io import write_tasks
 
 app = typer.Typer(help="List, show and generate benchmark tasks.", no_args_is_help=True)
@@ -149,6 +157,28 @@ def _dial(out: Path, site: str, template: str | None, limit: int, level: int | N
     write_tasks(out, found)
     short = f" (fewer than the {limit} asked: the streams ran out)" if len(found) < limit else ""
     console.print(f"wrote {len(found)} dial tasks to {out}{short}")
+
+
+@app.command("check")
+def check(
+    tasks_file: Path = typer.Argument(..., help="A JSONL task file (e.g. from `tasks "
+                                      "generate`)."),
+) -> None:
+    """Check a task file against the MDP: every task's stored difficulty vector and level must
+    be what measuring it gives (one oracle replay per task). Exits 2 on the first mismatch,
+    naming the task and both vectors. Reading a file (`run --tasks`, `--suite FILE`) checks
+    its format only; `run` checks the tasks it runs, `validate --suite FILE` the whole file.
+    Not the site conformance checker (`webmdp check`)."""
+    from webmdp.tasks.io import read_tasks
+
+    with user_errors():
+        tasks = [t for t in read_tasks(tasks_file) if t.cross is None]
+        with progress() as bar:
+            job = bar.add_task(f"measure {tasks_file.name}", total=len(tasks))
+            check_difficulty(tasks, tasks_file, on_done=lambda n: bar.advance(job, n))
+    measured = sum(t.difficulty is not None for t in tasks)
+    typer.echo(f"{tasks_file}: {measured} stored difficulty vectors agree with the measured "
+               f"ones ({len(tasks) - measured} without a stored vector)")
 
 
 STATS_BY = ("level", "dimension", "site")

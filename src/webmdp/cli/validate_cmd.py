@@ -7,6 +7,8 @@ import time
 import typer
 
 from webmdp.cli.common import (
+    SUITES,
+    check_difficulty,
     check_noise,
     console,
     fail,
@@ -48,6 +50,8 @@ def validate(
         check_noise(noise)
         if suite != "builtin":
             tasks = select_tasks(site, limit=limit, spread=True, suite=suite)
+            if suite not in SUITES:
+                check_difficulty([t for t in tasks if t.cross is None], suite)
         elif site is None:
             raise fail("--site is required (a site, comma-separated sites or 'all'), or "
                        "give --suite cross-site / --suite FILE")

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-import json
-from collections.abc import Iterable
+import gc
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
+import orjson
 from pydantic import ValidationError
 
 from webmdp.errors import TaskFileError
@@ -22,24 +24,56 @@ def write_tasks(path: str | Path, tasks: Iterable[Task]) -> None:
     tmp.replace(path)
 
 
+@contextmanager
+def paused_gc() -> Iterator[None]:
+    """The cyclic garbage collector off while a task set's worlds are built. A set is millions
+    of small acyclic objects (dicts, lists, strings) that live as long as the set: each full
+    collection walks them all again, which made parsing 1,800 tasks take 3-5x longer."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
+
+
+def parse_lines(data: bytes) -> Iterator[tuple[int, dict]]:
+    """(line number, parsed object) for each non-blank JSONL line; a line that is not JSON
+    (or not UTF-8) raises ``orjson.JSONDecodeError`` with ``lineno`` set to its line."""
+    for lineno, line in enumerate(data.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            yield lineno, orjson.loads(line)
+        except orjson.JSONDecodeError as exc:
+            exc.lineno = lineno
+            raise
+
+
 def read_tasks(path: str | Path) -> list[Task]:
-    """Load a JSONL task file; a bad line raises :class:`TaskFileError` (file, line, field)."""
+    """Load a JSONL task file; a bad line raises :class:`TaskFileError` (file, line, field).
+
+    Reading parses and validates the file's format only; whether each task's stored difficulty
+    is what measuring it gives is ``webmdp tasks check`` (:func:`webmdp.tasks.difficulty.
+    disagreements`), which replays every oracle."""
     path = Path(path)
     if not path.is_file():
         raise TaskFileError(str(path), 0, "-", "no such file")
     out = []
-    with path.open() as fh:
-        for lineno, line in enumerate(fh, start=1):
-            if not line.strip():
-                continue
-            try:
-                data = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise TaskFileError(str(path), lineno, "-", f"invalid JSON ({exc.msg})") from exc
-            try:
-                out.append(Task.model_validate(data))
-            except ValidationError as exc:
-                err = exc.errors()[0]
-                field = ".".join(str(p) for p in err["loc"]) or "-"
-                raise TaskFileError(str(path), lineno, field, err["msg"]) from exc
+    with paused_gc():
+        try:
+            for lineno, data in parse_lines(path.read_bytes()):
+                out.append(_task(data, path, lineno))
+        except orjson.JSONDecodeError as exc:
+            raise TaskFileError(str(path), exc.lineno, "-", f"invalid JSON ({exc.msg})") from exc
     return out
+
+
+def _task(data: dict, path: Path, lineno: int) -> Task:
+    try:
+        return Task.model_validate(data)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        field = ".".join(str(p) for p in err["loc"]) or "-"
+        raise TaskFileError(str(path), lineno, field, err["msg"]) from exc
