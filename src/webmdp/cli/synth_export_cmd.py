@@ -32,12 +32,18 @@ def export_cmd(
                                          "from successful trajectories only (Table 2 'Correct "
                                          "steps'; the default takes kept steps of every "
                                          "trajectory)."),
+    full_history: bool = typer.Option(False, "--full-history", help="Semantic samples: every "
+                                      "earlier answer in the prompt (WebSTAR eq. 2), instead "
+                                      "of the step agent's trimmed history (its 6,000-token "
+                                      "budget). export.json's 'history' says which."),
     out: Path = typer.Option(..., "--out", help="Output directory (new, empty, or an earlier "
                              "export, which is replaced once the new one is complete)."),
 ) -> None:
     """Export kept steps as SFT samples (WebSTAR eq. 2): one sample per step graded above
     --cutoff, its context the instruction, every earlier step (kept or not) as text and the
-    last --window screenshots; its target the step's thought and action written in --grammar,
+    last --window screenshots (a semantic sample: exactly the prompt the `step` model agent
+    sends at that step, the observation text re-rendered from the task's world); its
+    target the step's thought and action written in --grammar,
     in that grammar's pixel convention (each target is parsed back with the grammar's parser
     before it is written; steps the grammar cannot express are skipped and counted).
 
@@ -60,7 +66,7 @@ def export_cmd(
     with user_errors():
         summary = export(run, out, fmt=format, cutoff=cutoff, window=window, grammar=grammar,
                          grades=grades, thoughts=thoughts, all_steps=all_steps,
-                         successful_only=successful_only)
+                         successful_only=successful_only, full_history=full_history)
     if summary.without_screenshots:
         console.print(f"note: {summary.without_screenshots} browser trajectories have no "
                       "screenshots, their samples are text only (record them with "

@@ -36,7 +36,15 @@ Thoughts: the trace's own ``notes.thought`` (a model agent's), else the thoughts
 when the file is missing, they need no model), else none (the action alone).
 
 Semantic-mode traces have no pixels: they are exported with the json grammar only (their
-``{"name", "params"}`` actions); with any other grammar they are skipped and counted.
+``{"name", "params"}`` actions); with any other grammar they are skipped and counted. A
+semantic sample's user turn is what the ``step`` model agent sends at that step, byte for
+byte: the instruction, the earlier answers as the agent's history keeps them
+(``History.trimmed``, :data:`HISTORY_TOKENS`; ``full_history``: every one, WebSTAR's eq. 2
+form) and the current observation text, re-rendered by replaying the trace on the task's
+world (:mod:`webmdp.synth.observations`), built by the agent's own prompt function
+(:func:`webmdp.agents.llm.channels.chat_messages`). ``export.json`` says which form
+(``history``, ``history_tokens``). Browser samples carry screenshots, not the accessibility
+tree.
 
 ``all_steps`` is the trajectory-level export of the seed's Table 2 ("All steps"): every step
 of every *successful* trajectory, no grades needed. The step-level export keeps steps from
@@ -63,14 +71,18 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from webmdp.agents.llm.agent import ModelAgentConfig
+from webmdp.agents.llm.channels import chat_messages
 from webmdp.agents.llm.grammars import get_grammar, grammar_info
 from webmdp.agents.llm.grammars.base import VIEWPORT, ParseContext, parse_output
 from webmdp.agents.llm.images import model_image_size
+from webmdp.agents.llm.observe import History, ObservationConfig
 from webmdp.core.spec import Action
 from webmdp.env.actions import SCROLL_STEP_PX, GUIAction, normalize_key
 from webmdp.errors import ConfigError, unknown_choice
 from webmdp.synth.annotate import action_text, before_shots
 from webmdp.synth.episodes import Episode, episodes, trace_paths
+from webmdp.synth.observations import semantic_views
 from webmdp.synth.sidefile import grade_rows, grades_path, read_rows, step_key, thoughts_path
 from webmdp.trace import EpisodeTrace
 
@@ -81,6 +93,8 @@ DATASET_NAME = "webmdp"
 MIN_IMAGE_PIXELS = 1428 * 896
 """The smart-resized viewport (uitars, qwen): a trainer must not cap images below it."""
 THOUGHT_SOURCES = ("exact", "model")
+HISTORY_TOKENS: int = ModelAgentConfig.history_tokens
+"""The step agent's default history budget: a semantic sample keeps what it keeps."""
 
 
 class Unwritable(Exception):
@@ -456,6 +470,9 @@ class ExportSummary:
     thoughts: str | None
     all_steps: bool
     successful_only: bool
+    history: str = "trimmed"
+    """A semantic sample's earlier answers: ``trimmed`` (as the step agent keeps them,
+    :data:`HISTORY_TOKENS`) or ``full`` (every earlier action: WebSTAR's eq. 2)."""
     trajectories: int = 0
     steps: int = 0
     kept_steps: int = 0
@@ -551,7 +568,8 @@ def _check(run: Path, fmt: str, cutoff: float, window: int) -> None:
 
 def export(run: Path, out: Path, *, fmt: str = "sharegpt", cutoff: float = 5, window: int = 3,
            grammar: str = "uitars", grades: str = "exact", thoughts: str | None = None,
-           all_steps: bool = False, successful_only: bool = False) -> ExportSummary:
+           all_steps: bool = False, successful_only: bool = False,
+           full_history: bool = False) -> ExportSummary:
     """Export the run's kept steps as SFT samples into ``out`` (see the module doc)."""
     run, out = Path(run), Path(out)
     _check(run, fmt, cutoff, window)
@@ -562,7 +580,8 @@ def export(run: Path, out: Path, *, fmt: str = "sharegpt", cutoff: float = 5, wi
     thought_src = Thoughts(run, thoughts)
     summary = ExportSummary(str(out), fmt, grammar, cutoff, window,
                             grades if (not all_steps or grade_map) else None, thoughts,
-                            all_steps, successful_only or all_steps)
+                            all_steps, successful_only or all_steps,
+                            "full" if full_history else "trimmed")
     _refuse_foreign(out)
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(dir=out.parent, prefix=f".{out.name}.", suffix=".tmp"))
@@ -577,7 +596,7 @@ def export(run: Path, out: Path, *, fmt: str = "sharegpt", cutoff: float = 5, wi
             for sample in _samples(run, writer, summary, grade_map, thought_src, images,
                                    systems):
                 if fmt == "jsonl":
-                    plain = {k: v for k, v in sample.items() if k not in ("system", "prompt")}
+                    plain = {k: v for k, v in sample.items() if k != "system"}
                     fh.write(json.dumps(plain, ensure_ascii=False) + "\n")
                 else:
                     fh.write(("" if first else ",\n") + json.dumps(
@@ -597,6 +616,7 @@ def export(run: Path, out: Path, *, fmt: str = "sharegpt", cutoff: float = 5, wi
         manifest = {**summary.to_json(), "run": str(run), "image_size": list(writer.space.image),
                     "coords": writer.grammar.default_coords, "viewport": list(VIEWPORT),
                     "min_image_pixels": MIN_IMAGE_PIXELS if grammar != "json" else None,
+                    "history_tokens": None if full_history else HISTORY_TOKENS,
                     "system_prompts": systems}
         (tmp / "export.json").write_text(json.dumps(manifest, indent=2, ensure_ascii=False)
                                          + "\n", encoding="utf-8")
@@ -649,6 +669,13 @@ def _samples(run: Path, writer: Writer, summary: ExportSummary,
         system_key = f"{ep.mode}:{trace.site}" if ep.mode == "semantic" else ep.mode
         if system_key not in systems:
             systems[system_key] = _system(writer, ep)
+        prompts: list[str] | None = None
+        if ep.mode == "semantic":
+            prompts = semantic_prompts(ep, systems[system_key], history,
+                                       None if summary.history == "full" else HISTORY_TOKENS)
+            if prompts is None:
+                summary.skip("semantic trajectories the MDP no longer replays")
+                continue
         for i in range(n):
             target = texts[i]
             if not kept[i] or target is None:
@@ -667,8 +694,30 @@ def _samples(run: Path, writer: Writer, summary: ExportSummary,
                              "kept": kept[j]} for j in range(i)],
                 "images": placed, "thought": thoughts[i].strip(), "action_text": target,
                 "action": trace.steps[i].action,
-                "prompt": _prompt(ep.task.instruction, history[:i], len(placed)),
+                "prompt": prompts[i] if prompts is not None else
+                _prompt(ep.task.instruction, history[:i], len(placed)),
             }
+
+
+def semantic_prompts(ep: Episode, system: str, answers: list[str],
+                     history_tokens: int | None) -> list[str] | None:
+    """The user turn of every step of a semantic episode: what the ``step`` model agent sends
+    at that step (:func:`webmdp.agents.llm.channels.chat_messages` over the re-rendered
+    observation, :mod:`webmdp.synth.observations`), with the earlier ``answers`` as its
+    history keeps them (``history_tokens``; ``None``: all of them). ``None`` when the trace no
+    longer replays."""
+    views = semantic_views(ep.trace, ep.task)
+    if views is None:
+        return None
+    cfg = ObservationConfig(screenshot=False, history_images=0,
+                            history_tokens=history_tokens or 10**12)
+    out, past = [], History()
+    for view, answer in zip(views, answers, strict=True):
+        system_msg, user = chat_messages(system, past, view, cfg)
+        assert system_msg.joined == system and user.role == "user"
+        out.append(user.joined)
+        past = past.add(None, answer)
+    return out
 
 
 def _described(thought: str, trace: EpisodeTrace, i: int) -> str:

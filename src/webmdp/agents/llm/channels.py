@@ -58,6 +58,34 @@ def _merge(messages: list[ChatMessage]) -> list[ChatMessage]:
     return out
 
 
+def chat_messages(system: str, history: History, view: ModelView, obs_cfg: ObservationConfig,
+                  extra: str = "") -> list[ChatMessage]:
+    """One turn's prompt for a chat model: the system prompt, the instruction with the older
+    answers (as ``history.trimmed(obs_cfg.history_tokens)`` keeps them), the recent turns with
+    their screenshots, then the current observation. The step agent sends exactly this, and
+    the SFT exporter writes exactly this (:mod:`webmdp.synth.export`), so a training input
+    and an evaluation input are the same bytes."""
+    turns = history.trimmed(obs_cfg.history_tokens)
+    with_images = max(0, obs_cfg.history_images - 1)
+    split = len(turns) - with_images
+    older, recent = turns[:max(0, split)], turns[max(0, split):]
+    intro = f"Task: {view.instruction}"
+    if older:
+        intro += "\n\nPrevious steps (oldest first):\n" + "\n".join(
+            f"{i + 1}. {t.answer.strip()}" for i, t in enumerate(older))
+    msgs = [ChatMessage.text("system", system), ChatMessage.text("user", intro)]
+    for t in recent:
+        if t.image is not None:
+            msgs.append(ChatMessage("user", (t.image,)))
+        msgs.append(ChatMessage.text("assistant", t.answer))
+    current = "Current observation:\n" + view.text if view.text else "Current screenshot:"
+    parts: tuple[str | bytes, ...] = (current,) + ((view.image,) if view.image else ())
+    if extra:
+        parts += (extra,)
+    msgs.append(ChatMessage("user", parts))
+    return _merge(msgs)
+
+
 class ChatChannel:
     """Text grammars over a chat endpoint; the state is the :class:`History`."""
 
@@ -71,25 +99,7 @@ class ChatChannel:
         return History()
 
     def messages(self, history: History, view: ModelView, extra: str) -> list[ChatMessage]:
-        turns = history.trimmed(self.obs_cfg.history_tokens)
-        with_images = max(0, self.obs_cfg.history_images - 1)
-        split = len(turns) - with_images
-        older, recent = turns[:max(0, split)], turns[max(0, split):]
-        intro = f"Task: {view.instruction}"
-        if older:
-            intro += "\n\nPrevious steps (oldest first):\n" + "\n".join(
-                f"{i + 1}. {t.answer.strip()}" for i, t in enumerate(older))
-        msgs = [ChatMessage.text("system", self.system), ChatMessage.text("user", intro)]
-        for t in recent:
-            if t.image is not None:
-                msgs.append(ChatMessage("user", (t.image,)))
-            msgs.append(ChatMessage.text("assistant", t.answer))
-        current = "Current observation:\n" + view.text if view.text else "Current screenshot:"
-        parts: tuple[str | bytes, ...] = (current,) + ((view.image,) if view.image else ())
-        if extra:
-            parts += (extra,)
-        msgs.append(ChatMessage("user", parts))
-        return _merge(msgs)
+        return chat_messages(self.system, history, view, self.obs_cfg, extra)
 
     def decide(self, state: History, view: ModelView, *, extra: str = "",
                purpose: Purpose = "act", temperature: float | None = None,

@@ -55,6 +55,16 @@ class ChatMessage:
     def text(cls, role: Literal["system", "user", "assistant"], text: str) -> ChatMessage:
         return cls(role, (text,))
 
+    @property
+    def joined(self) -> str:
+        """The text parts as one string, as an OpenAI-compatible chat request carries a
+        text-only message (and as an exported sample's turn holds it)."""
+        return join_text(self.parts)
+
+
+def join_text(parts: tuple[str | bytes, ...]) -> str:
+    return "\n".join(p for p in parts if isinstance(p, str))
+
 
 @dataclass
 class ModelReply:

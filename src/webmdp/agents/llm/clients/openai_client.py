@@ -17,6 +17,7 @@ from webmdp.agents.llm.clients.base import (
     ModelReply,
     Purpose,
     dumps,
+    join_text,
     record,
     transient_cause,
     with_retries,
@@ -41,7 +42,7 @@ def retryable(exc: Exception) -> str | None:
 
 def _chat_content(parts: tuple[str | bytes, ...]) -> list[dict[str, Any]] | str:
     if all(isinstance(p, str) for p in parts):
-        return "\n".join(p for p in parts if isinstance(p, str))
+        return join_text(parts)
     return [{"type": "text", "text": p} if isinstance(p, str)
             else {"type": "image_url", "image_url": {"url": data_url(p)}} for p in parts]
 
