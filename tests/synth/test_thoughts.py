@@ -4,15 +4,18 @@ scripted model server, which never change the action."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from test_model_grader import FAST, recorded_run, semantic_run
 
 from webmdp.core.registry import get_site
 from webmdp.synth.episodes import episodes
+from webmdp.synth.exact import ExactGrader
 from webmdp.synth.prompts import parse_thought
 from webmdp.synth.thoughts import ExactThoughts, ModelThoughts, words
 from webmdp.testing.model_server import ScriptedModelServer, SynthPrompt, synth_responder
+from webmdp.trace import EpisodeTrace
 
 
 def test_exact_thoughts_for_every_oracle_step_name_its_action() -> None:
@@ -31,7 +34,9 @@ def test_exact_thoughts_for_every_oracle_step_name_its_action() -> None:
                    if s.action["name"] == "OpenProduct"
                    and s.action["params"]["product_id"] == ep.task.target]
         assert commits and ep.task.target in commits[0]["thought"]
-        assert "done" in rows[-1]["thought"]  # the finish of a passing run says why
+        assert "done" in rows[-1]["thought"]  # the finish says what the agent believes
+        for c in ep.task.verifier:  # never the verifier's words
+            assert not c.description or all(c.description not in r["thought"] for r in rows)
 
 
 def test_exact_thoughts_on_browser_steps_say_the_gui_action() -> None:
@@ -40,11 +45,43 @@ def test_exact_thoughts_on_browser_steps_say_the_gui_action() -> None:
     thoughts = maker.thoughts(ep.trace, ep.task)
     site = get_site(ep.task.site)
     assert site is not None and len(thoughts) == len(ep.trace.steps)
-    first = ep.trace.steps[0].action
-    assert f"click at ({first['x']:.0f}, {first['y']:.0f})" in thoughts[0]
-    assert "search" in thoughts[0]  # the click prepares the search
+    assert thoughts[0].startswith("My task: ")
     typed = next(i for i, s in enumerate(ep.trace.steps) if s.action["kind"] == "type")
     assert "I type" in thoughts[typed]
+    clicks = [i for i, s in enumerate(ep.trace.steps) if s.action["kind"] == "click"]
+    assert clicks and all("I click" in thoughts[i] for i in clicks)
+    # no coordinates or pixel amounts: the target states them in its grammar's frame
+    assert not any(re.search(r"\(\d+, \d+\)|\d+px", t) for t in thoughts), thoughts
+
+
+def _hindsight_twin(trace: EpisodeTrace, i: int) -> EpisodeTrace:
+    """The trace cut after step ``i``, whose step ``i`` has another outcome: refused, no
+    change, another page after it, nothing revealed."""
+    step = trace.steps[i]
+    moved = [t.model_copy(update={"error": "refused by the site", "surface_after": "Elsewhere",
+                                  "changed": False, "revealed": []})
+             for t in step.transitions]
+    steps = [*trace.steps[:i], step.model_copy(update={"transitions": moved,
+                                                       "error": "refused by the site"})]
+    return trace.model_copy(update={"steps": steps, "success": False})
+
+
+@pytest.mark.parametrize("which", ["semantic", "browser"])
+def test_the_same_pre_state_and_action_give_the_same_thought(which: str) -> None:
+    """Whatever the step's outcome, grade, or what came after it: the thought of step i is
+    fixed by what existed before it."""
+    run = semantic_run() if which == "semantic" else recorded_run()
+    ep = next(e for e in episodes(run) if e.label == "oracle")
+    maker = ExactThoughts()
+    grader = ExactGrader()
+    original = maker.thoughts(ep.trace, ep.task)
+    grades = [g.grade for g in grader.grades(ep.trace, ep.task)]
+    regraded = 0
+    for i in range(len(ep.trace.steps) - 1):
+        twin = _hindsight_twin(ep.trace, i)
+        regraded += grader.grades(twin, ep.task)[i].grade != grades[i]
+        assert maker.thoughts(twin, ep.task)[i] == original[i], i
+    assert regraded > 0  # the twins' steps are graded otherwise, their thoughts are not
 
 
 @pytest.mark.browser

@@ -22,9 +22,12 @@ def export_cmd(
                                 "or json (json also writes semantic-mode runs)."),
     grades: str = typer.Option("exact", help="Grade source: RUN/synth/grades-<source>.jsonl "
                                "(exact, model, steprm)."),
-    thoughts: str | None = typer.Option(None, help="Thoughts for steps whose trace has none: "
-                                        "exact (made on the fly when RUN/synth/"
-                                        "thoughts-exact.jsonl is missing) or model."),
+    thoughts: str = typer.Option("auto", help="Thoughts for steps whose trace has none: "
+                                 "auto (those `webmdp synth thoughts RUN` made, when they "
+                                 "exist: model's, else exact's; else none), exact (made on "
+                                 "the fly when RUN/synth/thoughts-exact.jsonl is missing), "
+                                 "model, or none (actions alone). Exact thoughts use no "
+                                 "hindsight: no grade, outcome or verifier condition."),
     all_steps: bool = typer.Option(False, "--all-steps", help="Trajectory-level export: every "
                                    "step of every successful trajectory, no grade mask (the "
                                    "seed's Table 2 'All steps')."),

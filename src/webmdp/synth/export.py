@@ -33,7 +33,10 @@ plain description (``(click at (637, 30))``).
 
 Thoughts: the trace's own ``notes.thought`` (a model agent's), else the thoughts side file of
 ``thoughts`` (``RUN/synth/thoughts-<source>.jsonl``; ``exact`` thoughts are made on the fly
-when the file is missing, they need no model), else none (the action alone).
+when the file is missing, they need no model), else none (the action alone). By default
+(``auto``) the thoughts ``webmdp synth thoughts`` made for the run are used when they exist
+(``model``'s before ``exact``'s); ``none`` exports actions alone. ``export.json`` names the
+source used (``thoughts``).
 
 Semantic-mode traces have no pixels: they are exported with the json grammar only (their
 ``{"name", "params"}`` actions); with any other grammar they are skipped and counted. A
@@ -410,6 +413,12 @@ def load_grades(run: Path, source: str) -> dict[StepKey, float | None]:
     return {k: (sum(v) / len(v) if v else None) for k, v in sums.items()}
 
 
+def made_thoughts(run: Path) -> str | None:
+    """The thought source ``webmdp synth thoughts`` made for the run, if any: ``model`` when
+    its file exists (made on purpose, with a model), else ``exact``, else ``None``."""
+    return next((src for src in ("model", "exact") if thoughts_path(run, src).is_file()), None)
+
+
 class Thoughts:
     """Side-file thoughts of one source; ``exact`` ones made on the fly when the file is
     missing."""
@@ -567,7 +576,7 @@ def _check(run: Path, fmt: str, cutoff: float, window: int) -> None:
 
 
 def export(run: Path, out: Path, *, fmt: str = "sharegpt", cutoff: float = 5, window: int = 3,
-           grammar: str = "uitars", grades: str = "exact", thoughts: str | None = None,
+           grammar: str = "uitars", grades: str = "exact", thoughts: str | None = "auto",
            all_steps: bool = False, successful_only: bool = False,
            full_history: bool = False) -> ExportSummary:
     """Export the run's kept steps as SFT samples into ``out`` (see the module doc)."""
@@ -577,6 +586,8 @@ def export(run: Path, out: Path, *, fmt: str = "sharegpt", cutoff: float = 5, wi
     grade_map: dict[StepKey, float | None] = {}
     if not all_steps or grades_path(run, grades).is_file():
         grade_map = load_grades(run, grades)
+    thoughts = made_thoughts(run) if thoughts == "auto" else (
+        None if thoughts == "none" else thoughts)
     thought_src = Thoughts(run, thoughts)
     summary = ExportSummary(str(out), fmt, grammar, cutoff, window,
                             grades if (not all_steps or grade_map) else None, thoughts,

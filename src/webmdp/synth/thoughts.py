@@ -3,11 +3,15 @@ three parts (the situation on screen, the reasoning toward the goal, an actionab
 that says the step's action). Thoughts go to side files (``RUN/synth/thoughts-<source>.jsonl``);
 the trace, its actions and a model's own ``notes.thought`` are never touched.
 
-- ``exact`` (:class:`ExactThoughts`) needs no model: the situation is the site's ``observe`` of
-  the replayed state before the step (:func:`webmdp.synth.replay.replay`), the reasoning comes
-  from the step's exact grade and its reason (:class:`webmdp.synth.exact.ExactGrader`: closer,
-  informs, prepares, detour, ...), and the instruction from the GUI action and the semantic
-  action it caused (or, for a preparatory step, the one it prepares).
+- ``exact`` (:class:`ExactThoughts`) needs no model and uses no hindsight (the seed asks
+  thoughts to "avoid using the current action or the annotation ... as they represent
+  hindsight rather than predictive insight"): the situation is the site's ``observe`` of the
+  replayed state before the step (:func:`webmdp.synth.replay.replay`), the reasoning comes
+  from the category of the action the step's element binds (search, filter, inspect,
+  navigate, commit: known before it runs) and whether the previous step was refused, and the
+  instruction from the GUI action (no coordinates: the target carries them in its grammar's
+  pixel frame) and that element's action. The step's grade, the goal distance, the
+  verifier's conditions and the step's outcome are never read.
 - ``model`` (:class:`ModelThoughts`) asks a model with the thought prompt of
   :mod:`webmdp.synth.prompts`, showing the screenshot the step acted on marked with its action.
   The action is given, never asked for: whatever the model answers, only its thought is kept
@@ -29,11 +33,11 @@ from webmdp.agents.llm.clients import ModelClient
 from webmdp.core.model import EntityView, Observation, State, World
 from webmdp.core.registry import get_site
 from webmdp.core.site import Site
+from webmdp.core.spec import SkillCategory
 from webmdp.synth.annotate import EpisodeScreens, action_text
-from webmdp.synth.exact import ExactGrader, Graded
 from webmdp.synth.model_grader import INFRA_ERROR, UNPARSEABLE, ModelChat, call_usage, prior_steps
 from webmdp.synth.prompts import parse_thought, thought_messages
-from webmdp.synth.replay import StepStates, replay
+from webmdp.synth.replay import StepStates, is_finish, replay
 from webmdp.synth.sidefile import Row
 from webmdp.tasks.model import Task
 from webmdp.trace import EpisodeTrace, GUIStep, SemanticTransition
@@ -86,24 +90,22 @@ def phrase(action: str, params: dict[str, Any], names: dict[str, str]) -> str:
     return f"{head} with " + " and ".join(f"{k} {val(v)}" for k, v in params.items())
 
 
-def _semantic(step: GUIStep) -> SemanticTransition | None:
-    """The first accepted transition of a step (the semantic action it caused)."""
-    return next((t for t in step.transitions if t.error is None), None)
+def _element(step: GUIStep) -> SemanticTransition | None:
+    """The semantic action bound to the element the step acts on (its first transition,
+    accepted or not: which element an action targets is known before it runs; whether the
+    site accepts it is not)."""
+    return step.transitions[0] if step.transitions else None
 
 
 class ExactThoughts:
-    """Thoughts written from the semantic transitions and the task, with no model."""
+    """Thoughts written, with no model, from what the agent could know before each step."""
 
     source = "exact"
 
-    def __init__(self, grader: ExactGrader | None = None):
-        self.grader = grader or ExactGrader()
-
     def thoughts(self, trace: EpisodeTrace, task: Task) -> list[str]:
         states = replay(trace, task)
-        grades = self.grader.grades(trace, task)
         site, world = get_site(task.site), World.from_dict(task.world)
-        return [exact_thought(trace, task, i, states, grades, site=site, world=world)
+        return [exact_thought(trace, task, i, states, site=site, world=world)
                 for i in range(len(trace.steps))]
 
     def rows(self, label: str, mode: str, trace: EpisodeTrace, task: Task) -> list[Row]:
@@ -112,27 +114,28 @@ class ExactThoughts:
 
 
 def exact_thought(trace: EpisodeTrace, task: Task, step_index: int, states: list[StepStates],
-                  grades: list[Graded], *, site: Site | None = None,
-                  world: World | None = None) -> str:
+                  *, site: Site | None = None, world: World | None = None) -> str:
     """The thought of step ``step_index``: situation, reasoning, instruction (one paragraph,
-    first person). ``states`` from :func:`webmdp.synth.replay.replay`, ``grades`` from
-    :meth:`webmdp.synth.exact.ExactGrader.grades` of the same trace."""
+    first person), written only from what exists before the step (WebSTAR 3.3: no hindsight):
+    the instruction, the page before it (``states`` from :func:`webmdp.synth.replay.replay`),
+    whether the previous step was refused, and the step's element and values. Never the
+    step's grade, the goal distance, the verifier's conditions or the step's outcome; no
+    pixel coordinates either (the target states them, in its grammar's frame)."""
     site = site or get_site(task.site)
     world = world or World.from_dict(task.world)
-    step, s, g = trace.steps[step_index], states[step_index], grades[step_index]
-    sem = _semantic(step)
-    prepared = _prepared_action(trace, states, step_index) if sem is None and \
-        g.why == "prepares" else None
-    target = sem or prepared
+    step, s = trace.steps[step_index], states[step_index]
+    element = _element(step)
     obs = _observe(site, world, s.before)
     names = _names(obs, world)
-    involved = _involved(target, obs)
     parts = []
     if step_index == 0:
         parts.append(f"My task: {task.instruction.rstrip('.')}.")
-    parts.append(_situation(obs, involved, step, sem))
-    parts.append(_reasoning(trace, task, step, sem, prepared, g, names, s.informs))
-    parts.append(_instruction(step, target, names))
+    parts.append(_situation(obs, _involved(element, obs), element))
+    previous = trace.steps[step_index - 1] if step_index else None
+    if previous is not None and previous.error is not None:
+        parts.append("My previous attempt was not accepted.")
+    parts.append(_reasoning(site, step, element, names))
+    parts.append(_instruction(step, element, names))
     return " ".join(p for p in parts if p)
 
 
@@ -170,10 +173,10 @@ def _involved(t: SemanticTransition | None, obs: Observation | None) -> EntityVi
     return None
 
 
-def _situation(obs: Observation | None, involved: EntityView | None, step: GUIStep,
-               sem: SemanticTransition | None) -> str:
+def _situation(obs: Observation | None, involved: EntityView | None,
+               element: SemanticTransition | None) -> str:
     surface = obs.surface if obs is not None else (
-        sem.surface_before if sem is not None else "")
+        element.surface_before if element is not None else "")
     if not surface:
         return ""
     text = f"I am on the {words(surface)} page"
@@ -190,50 +193,52 @@ def _situation(obs: Observation | None, involved: EntityView | None, step: GUISt
     return text + "."
 
 
-def _reasoning(trace: EpisodeTrace, task: Task, step: GUIStep, sem: SemanticTransition | None,
-               prepared: SemanticTransition | None, g: Graded, names: dict[str, str],
-               informs: bool = False) -> str:
-    what = phrase(sem.action, sem.params, names) if sem is not None else None
-    why = g.why
-    if why == "finish_pass":
-        done = "; ".join(c.description for c in task.verifier if c.description)
-        return f"Everything the task asks for is done{f' ({done})' if done else ''}, so I can " \
-               "finish."
-    if why == "finish_fail":
-        return "I decide that I am done and finish here."
-    if step.error is not None or (not step.transitions and step.action.get("kind") == "invalid"):
-        return "My last attempt did not produce a usable action, so I try again."
-    if sem is None and any(t.error for t in step.transitions):
-        tried = next(t for t in step.transitions if t.error)
-        return f"I try to {phrase(tried.action, tried.params, names)}, though the page may " \
-               "not allow it here."
-    if why == "prepares" and prepared is not None:
-        return f"This prepares the next action: to " \
-               f"{phrase(prepared.action, prepared.params, names)}, which moves me toward the goal."
-    if what is None:
-        return "This does not change what the page holds; I look around before acting."
-    if why in ("closer", "follows_oracle") and not informs:
-        return f"To get closer to the goal I need to {what} now."
-    if why in ("informs", "closer", "follows_oracle"):
-        seen = sorted({f for t in step.transitions for e, f in t.revealed
-                       if (e, f) in {(c.entity, c.field) for c in task.info_constraints}})
-        fields = f" ({', '.join(seen)})" if seen else ""
-        return f"Before I commit to anything I must check details the task depends on{fields}, " \
-               f"so I {what}."
-    if why == "no_progress":
-        return f"I {what}, although this does not bring me closer to the goal."
-    if why == "detour":
-        return f"I {what}; this takes me away from the goal for now, but it can be undone."
-    if why == "irreversible":
-        return f"I {what}; this cannot be undone, and the task can no longer be completed."
-    if why == "still_unreachable":
-        return f"The task is already out of reach; I {what}."
-    return f"I {what}."
+WHY = {
+    SkillCategory.SEARCH: "To find what the task names, I {what}.",
+    SkillCategory.FILTER: "To narrow the results to what the task asks for, I {what}.",
+    SkillCategory.INSPECT: "I need details the page does not show yet, so I {what}.",
+    SkillCategory.NAVIGATE: "To reach the part of the site the task is about, I {what}.",
+    SkillCategory.COMMIT: "The task asks me to act on it, so I {what}.",
+}
+"""The reasoning of a step by its action's category (WebSTEP Table 6), known before it runs."""
 
 
-def _instruction(step: GUIStep, target: SemanticTransition | None, names: dict[str, str]) -> str:
+def _reasoning(site: Site, step: GUIStep, element: SemanticTransition | None,
+               names: dict[str, str]) -> str:
     a = step.action
-    goal = f" to {phrase(target.action, target.params, names)}" if target is not None else ""
+    if is_finish(step):
+        return "I believe everything the task asks for is done, so I finish."
+    name, params = (str(a["name"]), a.get("params") or {}) if "name" in a else \
+        ((element.action, element.params) if element is not None else (None, {}))
+    if name is None:
+        if a.get("kind") == "invalid":
+            return "I need to state my next action."
+        if a.get("kind") == "type":
+            return "I enter the text the task calls for."
+        return "I look at the page before acting."
+    category = next((spec.category for spec in site.actions if spec.name == name), None)
+    template = WHY.get(category) if category is not None else None
+    what = phrase(name, params, names)
+    return template.format(what=what) if template else f"I {what}."
+
+
+def _gesture(a: dict[str, Any]) -> str:
+    """A GUI action in words, without coordinates or pixel amounts."""
+    kind = str(a.get("kind", ""))
+    if kind == "scroll":
+        dx, dy = float(a.get("dx") or 0), float(a.get("dy") or 0)
+        return "scroll " + (("down" if dy > 0 else "up") if abs(dy) >= abs(dx) else
+                            ("right" if dx > 0 else "left"))
+    if kind == "select_option":
+        return f"select {_value(a.get('option'))}"
+    return words(kind) or "act"
+
+
+def _instruction(step: GUIStep, element: SemanticTransition | None,
+                 names: dict[str, str]) -> str:
+    a = step.action
+    goal = f" to {phrase(element.action, element.params, names)}" if element is not None \
+        else ""
     if "name" in a:  # semantic mode: the action is the semantic one
         return f"Next action: {phrase(str(a['name']), a.get('params') or {}, names)}."
     kind = str(a.get("kind", ""))
@@ -249,19 +254,7 @@ def _instruction(step: GUIStep, target: SemanticTransition | None, names: dict[s
         return f"I press {a.get('key', '')}{goal}."
     if kind == "invalid":
         return "I write my next action again."
-    return f"I {action_text(a)}{goal}."
-
-
-def _prepared_action(trace: EpisodeTrace, states: list[StepStates], i: int
-                     ) -> SemanticTransition | None:
-    """The semantic action a preparatory step leads to: the next step that caused one."""
-    for j in range(i + 1, len(trace.steps)):
-        t = _semantic(trace.steps[j])
-        if t is not None:
-            return t
-        if states[j].finish:
-            return None
-    return None
+    return f"I {_gesture(a)}{goal or ' on the page'}."
 
 
 # -- model thoughts --------------------------------------------------------------------------------
