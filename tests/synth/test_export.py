@@ -222,6 +222,54 @@ def test_llamafactory_dataset_info(graded: Path, tmp_path: Path) -> None:
     assert manifest["image_size"] == [1428, 896] and manifest["kept_steps"] == s.kept_steps
 
 
+def test_llamafactory_train_yaml_fits_every_sample(graded: Path, tmp_path: Path) -> None:
+    """train.yaml: no screenshot shrunk below its frame, no sample cut, placeholders named,
+    and every image found where LlamaFactory looks (media_dir joined with the path) both in
+    the export folder and after the folder is copied into LlamaFactory's data/."""
+    import os
+    import shutil as sh
+
+    import yaml
+    from PIL import Image
+
+    from webmdp.synth.llamafactory import image_tokens
+
+    out = tmp_path / "lf"
+    export(graded, out, fmt="llamafactory", grammar="uitars", window=3)
+    cfg = yaml.safe_load((out / "train.yaml").read_text())
+    assert cfg["model_name_or_path"] == "<MODEL_PATH>" and cfg["template"] == "<TEMPLATE>"
+    assert cfg["dataset"] == "webmdp" and cfg["dataset_dir"] == str(out.resolve())
+    data = json.loads((out / "data.json").read_text())
+    pixels = [Image.open(out / p).size for rec in data for p in rec["images"]]
+    assert pixels and cfg["image_max_pixels"] >= max(w * h for w, h in pixels)
+    assert image_tokens(1440, 900, cfg["image_max_pixels"]) == 51 * 32  # 1428x896, unshrunk
+    for rec in data:
+        text = rec["system"] + "".join(m["value"] for m in rec["conversations"])
+        need = len(text) // 4 + sum(image_tokens(*Image.open(out / p).size,
+                                                 cfg["image_max_pixels"])
+                                    for p in rec["images"])
+        assert need < cfg["cutoff_len"], (need, cfg["cutoff_len"])
+    assert max(len(rec["images"]) for rec in data) == 3 and cfg["cutoff_len"] > 3 * 1632
+    assert all(os.path.isfile(os.path.join(cfg["media_dir"], p))
+               for rec in data for p in rec["images"])
+    lf_root = tmp_path / "LLaMA-Factory"
+    sh.copytree(out, lf_root / "data" / "webmdp_export")
+    media = lf_root / "data" / "webmdp_export"  # the README's edit: media_dir: data/NAME
+    assert all((media / p).is_file() for rec in data for p in rec["images"])
+
+
+@pytest.mark.parametrize("mask", [0o022, 0o077])
+def test_the_export_folder_follows_the_umask(graded: Path, tmp_path: Path, mask: int) -> None:
+    import os
+
+    old = os.umask(mask)
+    try:
+        export(graded, tmp_path / "out", fmt="llamafactory", grammar="json")
+    finally:
+        os.umask(old)
+    assert (tmp_path / "out").stat().st_mode & 0o777 == 0o777 & ~mask
+
+
 def test_all_steps_is_every_step_of_the_successful_trajectories(graded: Path,
                                                                  tmp_path: Path) -> None:
     traces = _traces(graded)

@@ -596,16 +596,20 @@ def export(run: Path, out: Path, *, fmt: str = "sharegpt", cutoff: float = 5, wi
     _refuse_foreign(out)
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(dir=out.parent, prefix=f".{out.name}.", suffix=".tmp"))
+    os.chmod(tmp, 0o777 & ~_umask())  # mkdtemp's 0700 would outlive the rename
     try:
         data_name = "data.jsonl" if fmt == "jsonl" else "data.json"
         images = _Images(tmp)
         systems: dict[str, str] = {}
+        shapes: list[tuple[int, list[str]]] = []  # (text characters, images) per sample
         with (tmp / data_name).open("w", encoding="utf-8") as fh:
             first = True
             if fmt != "jsonl":
                 fh.write("[\n")
             for sample in _samples(run, writer, summary, grade_map, thought_src, images,
                                    systems):
+                shapes.append((len(sample["system"]) + len(sample["prompt"])
+                               + len(sample["action_text"]), sample["images"]))
                 if fmt == "jsonl":
                     plain = {k: v for k, v in sample.items() if k != "system"}
                     fh.write(json.dumps(plain, ensure_ascii=False) + "\n")
@@ -622,6 +626,8 @@ def export(run: Path, out: Path, *, fmt: str = "sharegpt", cutoff: float = 5, wi
             (tmp / "dataset_info.json").write_text(json.dumps(info, indent=2) + "\n",
                                                    encoding="utf-8")
             summary.files.append("dataset_info.json")
+            (tmp / "train.yaml").write_text(_train_yaml(tmp, out, shapes), encoding="utf-8")
+            summary.files.append("train.yaml")
         if images.done:
             summary.files.append("images/")
         manifest = {**summary.to_json(), "run": str(run), "image_size": list(writer.space.image),
@@ -636,6 +642,31 @@ def export(run: Path, out: Path, *, fmt: str = "sharegpt", cutoff: float = 5, wi
         shutil.rmtree(tmp, ignore_errors=True)
         raise
     return summary
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def _train_yaml(tmp: Path, out: Path, shapes: list[tuple[int, list[str]]]) -> str:
+    """LlamaFactory's config for this export (:mod:`webmdp.synth.llamafactory`)."""
+    from PIL import Image
+
+    from webmdp.synth import llamafactory as lf
+
+    sizes: dict[str, tuple[int, int]] = {}
+    for _, rels in shapes:
+        for rel in rels:
+            if rel not in sizes:
+                with Image.open(tmp / rel) as im:
+                    sizes[rel] = im.size
+    max_pixels = max((w * h for w, h in sizes.values()), default=None)
+    longest = max((lf.sample_tokens(chars, [sizes[r] for r in rels], max_pixels or 1)
+                   for chars, rels in shapes), default=0)
+    return lf.train_yaml(out, DATASET_NAME, image_max_pixels=max_pixels,
+                         cutoff=lf.cutoff_len(longest))
 
 
 def _samples(run: Path, writer: Writer, summary: ExportSummary,
