@@ -13,6 +13,7 @@ from typing import Any
 from webmdp.eval import cap_section, difficulty_section, synth_section
 from webmdp.eval import figures as fig
 from webmdp.eval.analysis import Analysis
+from webmdp.eval.episode_schema import PLANNING_SKIP
 from webmdp.eval.html import markdown_to_html
 from webmdp.eval.report import (
     DASH,
@@ -171,7 +172,8 @@ def _sections(a: Analysis, images: dict[str, bytes]) -> list[str]:
         cdf = synth_section.cdf_figure(a.synth)
         if cdf is not None:
             images["figures/synth_cdf.png"] = cdf
-            out += ["![Step-grade CDF per source (WebSTAR Figure 4)](figures/synth_cdf.png)", ""]
+            out += ["![Share of steps graded above each threshold, per source (WebSTAR "
+                    "Figure 4)](figures/synth_cdf.png)", ""]
     images["figures/complexity.png"] = fig.exploration_curves(a.rows)
     out += ["## Exploration success by complexity (figure)", "",
             "![Exploration SR by hard negatives, oracle length and access level (WebSTEP 4.4)]"
@@ -243,7 +245,8 @@ def report_json(a: Analysis) -> dict[str, Any]:
 
 def episode_table(a: Analysis) -> list[dict[str, Any]]:
     """One flat row per episode: every per-episode metric, the planning metrics prefixed
-    ``planning_`` (lists and dicts as JSON text)."""
+    ``planning_``; lists and dicts stay as they are (typed by
+    :func:`webmdp.eval.episode_schema.episode_schema`)."""
     planning = {(p.agent, p.mode, p.task_id): p for p in a.planning_rows}
     rows = []
     for r in a.rows:
@@ -251,16 +254,18 @@ def episode_table(a: Analysis) -> list[dict[str, Any]]:
         p = planning.get((r.agent, r.mode, r.task_id))
         if p is not None:
             d.update({f"planning_{k}": v for k, v in p.model_dump(mode="json").items()
-                      if k not in ("task_id", "agent", "mode", "infra_error")})
-        rows.append({k: json.dumps(v) if isinstance(v, list | dict) else v for k, v in d.items()})
+                      if k not in PLANNING_SKIP})
+        rows.append(d)
     return rows
 
 
 def write_parquet(rows: list[dict[str, Any]], path: Path) -> None:
-    import pyarrow as pa
+    """``episodes.parquet`` in the one explicit schema, so files of any runs read together."""
     import pyarrow.parquet as pq
 
-    pq.write_table(pa.Table.from_pylist(rows), path)
+    from webmdp.eval.episode_schema import episode_arrow_table
+
+    pq.write_table(episode_arrow_table(rows), path)
 
 
 def write_report(a: Analysis, out_dir: str | Path) -> dict[str, Path]:

@@ -177,11 +177,14 @@ def _write_parquet(rows: list[dict[str, Any]], path: Path) -> None:
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    columns = ["task_id", "site", "template", "agent", "mode", "success", "termination",
-               "gui_steps", "infra_error", "duration_s", "prompt_tokens", "completion_tokens",
-               "model_calls", "trace"]
-    table = pa.table({c: [r.get(c) for r in rows] for c in columns}) if rows else pa.table(
-        {c: pa.array([], type=pa.string()) for c in columns})
+    s, i = pa.string(), pa.int64()
+    schema = pa.schema([("task_id", s), ("site", s), ("template", s), ("agent", s),
+                        ("mode", s), ("success", pa.bool_()), ("termination", s),
+                        ("gui_steps", i), ("infra_error", s), ("duration_s", pa.float64()),
+                        ("prompt_tokens", i), ("completion_tokens", i), ("model_calls", i),
+                        ("trace", s)])  # explicit: a column empty in one run is still typed
+    table = pa.table({f.name: pa.array([r.get(f.name) for r in rows], type=f.type)
+                      for f in schema}, schema=schema)
     tmp = path.with_name(f".{path.name}.tmp")
     pq.write_table(table, tmp)
     os.replace(tmp, path)
