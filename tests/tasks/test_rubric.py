@@ -4,12 +4,21 @@ format and its errors."""
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 
 import pytest
 
 from webmdp.errors import ConfigError
-from webmdp.tasks.rubric import RubricNode, aggregate, load_tree, parse_tree, tree_schema
+from webmdp.tasks.rubric import (
+    RubricNode,
+    aggregate,
+    check_tree,
+    is_unjudged,
+    load_tree,
+    parse_tree,
+    tree_schema,
+)
 from webmdp.tasks.rubric_eval import evaluate
 from webmdp.trace import SemanticTransition
 
@@ -39,6 +48,60 @@ def test_eq2_no_non_critical_children_is_one_when_all_critical_hold() -> None:
     tree = _tree(_leaf("k1", critical=True), _leaf("k2", critical=True))
     assert aggregate(tree, {"k1": 1, "k2": 1}) == 1.0
     assert aggregate(tree, {"k1": 1, "k2": 0}) == 0.0
+
+
+@pytest.mark.parametrize("scores", [
+    {"k": None, "a": None, "b": None},  # nothing judged: unjudged, critical child or not
+    {"k": 1, "a": None, "b": None},  # the average has nothing to average: not 1.0
+])
+def test_a_node_with_nothing_to_go_on_is_unjudged(scores: dict) -> None:
+    tree = _tree(_leaf("k", critical=True), _leaf("a"), _leaf("b"))
+    assert math.isnan(aggregate(tree, scores))
+
+
+def test_non_critical_children_all_unjudged_is_not_full_credit() -> None:
+    tree = _tree(_leaf("a"), _leaf("b"))
+    out: dict[str, float] = {}
+    assert math.isnan(aggregate(tree, {"a": None, "b": None}, out))
+    assert is_unjudged(out["root"]) and is_unjudged(out["a"])
+    assert aggregate(tree, {"a": None, "b": 0}) == 0.0
+
+
+def test_an_unjudged_subtree_propagates_to_the_root() -> None:
+    """A step whose points a judge failed on gives no credit: all unjudged below a node makes
+    it unjudged, critical or not, up to the root; a judged sibling makes an unjudged critical
+    child gate its parent."""
+    tree = parse_tree({"id": "root", "children": [
+        {"id": "s1", "critical": True, "children": [_leaf("s1.c", critical=True)]},
+        {"id": "s1.points", "children": [_leaf("s1.a"), _leaf("s1.p")]}]})
+    out: dict[str, float] = {}
+    assert math.isnan(aggregate(tree, {"s1.c": None, "s1.a": None, "s1.p": None}, out))
+    assert is_unjudged(out["s1"]) and is_unjudged(out["s1.points"])
+    # the points are judged, the critical step is not: it gates the root to 0
+    assert aggregate(tree, {"s1.c": None, "s1.a": 1, "s1.p": 1}) == 0.0
+    # the step is judged, its points are not: the root's average has nothing to average
+    assert math.isnan(aggregate(tree, {"s1.c": 1, "s1.a": None, "s1.p": None}))
+    assert aggregate(tree, {"s1.c": 1, "s1.a": None, "s1.p": 0}) == 0.0
+
+
+def test_a_critical_parents_children_are_all_critical() -> None:
+    """CAP App. F: a critical parent's children are all critical."""
+    data = {"id": "root", "children": [
+        {"id": "s1", "critical": True, "children": [_leaf("s1.c", critical=True),
+                                                    _leaf("s1.x")]}]}
+    with pytest.raises(ConfigError, match=r"root\.children\[0\]\.children\[1\] \(s1\.x\): "
+                       "a critical parent's children are all critical"):
+        parse_tree(data)
+    data["children"][0]["critical"] = False  # type: ignore[index]
+    assert parse_tree(data).children[0].children[1].id == "s1.x"
+
+
+def test_generated_cross_site_trees_follow_app_f() -> None:
+    from webmdp.cap.compose import generate_cross_tasks
+
+    for task in generate_cross_tasks(4):
+        assert task.cross is not None
+        check_tree(task.cross.rubric)
 
 
 def test_nested_scores_propagate() -> None:

@@ -57,7 +57,10 @@ def judge(
     agent-as-judge), aggregate by eq. 2, and measure it against the exact leaves: per leaf
     kind the confusion matrix and Cohen's kappa, and the shift in each metric. Verdicts go to
     RUN/rubric/judge.jsonl (with evidence, prompt and reply; an unparseable reply leaves the
-    leaf unjudged, not 0), the agreement to RUN/rubric/agreement.json."""
+    leaf unjudged, not 0, and an unjudged leaf is never credit), the agreement to
+    RUN/rubric/agreement.json. In extract mode a leaf whose check is a value (answer, fact)
+    is decided by comparing the value the model extracts, not by its pass/fail. Judging a
+    run again replaces that judge's earlier verdicts."""
     from webmdp.eval.rubric_judge import MODES, RubricJudge, agreement, judge_run, read_rows
     from webmdp.synth.episodes import episodes
 
@@ -90,6 +93,11 @@ def judge(
             table.add_row(kind, str(r["n"]), str(r["unjudged"]), str(c["tp"]), str(c["fp"]),
                           str(c["fn"]), str(c["tn"]), str(r["agreement"]), str(r["kappa"]))
         console.print(table)
-        shift = ", ".join(f"{k} {v:+.3f}" for k, v in res["shift"].items() if v is not None)
-        console.print(f"score shift with the judge's leaves ({m}): {shift or 'none'}")
+        j = res["judge"]
+        console.print(f"episodes with a judged root ({m}): {j['n']}; left unjudged (not "
+                      f"counted in the metrics): {j['unjudged']}")
+        shift = ", ".join(f"{k} {v:+.3f}" for k, v in res["shift"].items()
+                          if k != "n" and v is not None)
+        console.print(f"score shift with the judge's leaves ({m}), over the "
+                      f"{res['shift']['n']} episodes judged both ways: {shift or 'none'}")
     console.print(f"verdicts: {rows_path}; agreement: {run / 'rubric' / 'agreement.json'}")

@@ -325,11 +325,13 @@ def agreement_cmd(
     split: str = typer.Option("gt", help="gt: kept = grade > cutoff (the training mask, eq. "
                               "2); ge: grade >= cutoff (WebSTAR Table 5's split)."),
     as_json: bool = typer.Option(False, "--json", help="Print JSON (n, agreement, kappa, "
-                                 "spearman, confusion, split, spread, cdf, kept_share)."),
+                                 "spearman, confusion, split, spread, share_above, cdf, "
+                                 "kept_share)."),
 ) -> None:
     """Compare two grade sources on the steps both graded: binary agreement and the confusion
     matrix (Table 5's layout), Cohen's kappa, Spearman's rho, per-step spread over repeated
-    samples, the score CDF (Figure 4) and the kept share at cutoffs 2, 4, 5, 6, 8 (Table 6)."""
+    samples, the share of steps graded above each threshold (WebSTAR Figure 4; its
+    complement, the CDF, as 'cdf') and the steps kept per cutoff 2, 4, 5, 6, 8."""
     from webmdp.synth.agreement import agreement, markdown
 
     check_cutoff(cutoff)

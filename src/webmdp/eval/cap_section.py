@@ -18,6 +18,7 @@ from webmdp.core.registry import get_site
 from webmdp.eval.report import md_escape
 from webmdp.sites.cross.site import member_worlds
 from webmdp.tasks.model import Task
+from webmdp.tasks.rubric import is_unjudged
 from webmdp.tasks.rubric_eval import evaluate
 from webmdp.trace import EpisodeTrace, GUIStep, RubricResult, SemanticTransition
 
@@ -96,23 +97,27 @@ def _words(text: str | None) -> int:
 
 
 def metrics(rows: Sequence[tuple[EpisodeTrace, Task, RubricResult]]) -> dict[str, Any]:
-    """CAP Table 3 over episodes: partial completion (root > 0), mean root score, success
-    (root = 1), Complex-A / Complex-P (mean over action / perception leaves), time (minutes)
-    and output length (words in the final answer)."""
-    roots = [r.root for _, _, r in rows]
-    act = [v.score for _, _, r in rows for v in r.leaves if v.kind == "action"
+    """CAP Table 3 over the ``n`` episodes whose root is judged: partial completion (root > 0),
+    mean root score, success (root = 1), Complex-A / Complex-P (mean over their judged action /
+    perception leaves), time (minutes) and output length (words in the final answer).
+    ``unjudged``: the episodes left out because a judge left their root unjudged (the exact
+    leaves never do); with none judged, every metric is None."""
+    judged = [row for row in rows if not is_unjudged(row[2].root)]
+    roots = [r.root for _, _, r in judged]
+    act = [v.score for _, _, r in judged for v in r.leaves if v.kind == "action"
            and v.score is not None]
-    perc = [v.score for _, _, r in rows for v in r.leaves if v.kind == "perception"
+    perc = [v.score for _, _, r in judged for v in r.leaves if v.kind == "perception"
             and v.score is not None]
     return {
-        "n": len(rows),
+        "n": len(judged),
+        "unjudged": len(rows) - len(judged),
         "partial_completion": _mean([float(x > 0) for x in roots]),
         "mean_score": _mean(roots),
         "success_rate": _mean([float(x == 1.0) for x in roots]),
         "complex_a": _mean([float(x) for x in act]),
         "complex_p": _mean([float(x) for x in perc]),
-        "time_min": _mean([t.duration_s / 60 for t, _, _ in rows]),
-        "output_len": _mean([float(_words(t.final_answer)) for t, _, _ in rows]),
+        "time_min": _mean([t.duration_s / 60 for t, _, _ in judged]),
+        "output_len": _mean([float(_words(t.final_answer)) for t, _, _ in judged]),
     }
 
 

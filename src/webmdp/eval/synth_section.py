@@ -1,7 +1,8 @@
 """The report's training-data section (issue 18): what `webmdp synth` stored next to each run's
 traces (RUN/synth/grades-<source>.jsonl, trajectories.jsonl), summarised: kept ratio and grade
 distribution per source, agent and site, agreement between every pair of sources, the judge's
-agreement with the verifier, and the score CDF (WebSTAR Figure 4)."""
+agreement with the verifier, and the share of steps graded above each threshold (WebSTAR
+Figure 4)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from webmdp.errors import ConfigError
-from webmdp.synth.agreement import agreement, by_step, kept
+from webmdp.synth.agreement import agreement, by_step, kept, share_above
 from webmdp.synth.sidefile import Row, episode_key, read_rows, row_key, step_key, synth_dir
 
 CUTOFF = 5
@@ -29,13 +30,15 @@ def _read(path: Path, skipped: list[str], key: Callable[[Row], Any] = row_key) -
 
 
 def _distribution(rows: Sequence[Row]) -> dict[str, Any]:
-    """Steps, graded, kept share (grade > 5) and the 0-10 histogram of one group of rows."""
+    """Steps, graded, kept share (grade > 5), the 0-10 histogram and the share graded above
+    each threshold 0..10 (WebSTAR Figure 4) of one group of rows."""
     grades = [statistics.fmean(v) for v in by_step(rows).values()]
     hist = Counter(round(g) for g in grades)
     n_kept = sum(kept(g, CUTOFF) for g in grades)
     return {"steps": len({step_key(r) for r in rows}), "graded": len(grades), "kept": n_kept,
             "kept_ratio": round(n_kept / len(grades), 4) if grades else None,
-            "histogram": [hist.get(i, 0) for i in range(11)]}
+            "histogram": [hist.get(i, 0) for i in range(11)],
+            "share_above": share_above(grades)}
 
 
 def synth_summary(runs: Sequence[Path]) -> dict[str, Any]:
@@ -120,20 +123,19 @@ def _pct(x: float | None) -> str:
 
 
 def cdf_figure(summary: dict[str, Any]) -> bytes | None:
-    """WebSTAR Figure 4: the share of steps at or below each score, one line per source."""
+    """WebSTAR Figure 4, "the proportion of actions with scores above each threshold": the
+    share of steps graded above each threshold, one line per source."""
     if not summary.get("sources"):
         return None
     from webmdp.eval.figures import _png, plt
 
     fig, ax = plt.subplots(figsize=(5.5, 3.4))
     for source, s in summary["sources"].items():
-        hist = s["all"]["histogram"]
-        total = sum(hist) or 1
-        cum = list(itertools.accumulate(hist))
-        ax.step(range(11), [c / total for c in cum], where="post", label=source)
-    ax.axvline(summary["cutoff"] + 0.5, color="grey", lw=0.8, ls="--")
-    ax.set_xlabel("step grade")
-    ax.set_ylabel("share of steps graded at most x")
+        curve = s["all"]["share_above"]
+        ax.step([t for t, _ in curve], [v for _, v in curve], where="post", label=source)
+    ax.axvline(summary["cutoff"], color="grey", lw=0.8, ls="--")
+    ax.set_xlabel("threshold")
+    ax.set_ylabel("share of steps graded above it")
     ax.set_xticks(range(11))
     ax.set_ylim(0, 1.02)
     ax.legend(frameon=False)

@@ -1,7 +1,8 @@
 """Agreement between two step-grade sources (WebSTAR 4.3): binary agreement around a cutoff with
 the confusion matrix in Table 5's layout, Cohen's kappa, Spearman's rho, per-step spread over
-repeated samples, the score CDF (Figure 4) and the kept share at cutoffs 2, 4, 5, 6, 8
-(Table 6)."""
+repeated samples, the share of steps graded above each threshold (WebSTAR Figure 4), its
+complement the CDF, and the steps kept per cutoff 2, 4, 5, 6, 8 (our table: WebSTAR's Table 6
+is the Pass@k of policies trained at each cutoff, which needs training)."""
 
 from __future__ import annotations
 
@@ -16,7 +17,9 @@ from webmdp.errors import ConfigError
 from webmdp.synth.sidefile import Row, step_key
 
 Split = Literal["gt", "ge"]
-TABLE6_CUTOFFS = (2, 4, 5, 6, 8)
+CUTOFFS = (2, 4, 5, 6, 8)
+"""The cutoffs of WebSTAR's threshold ablation (its Table 6 trains a policy at each)."""
+TABLE6_CUTOFFS = CUTOFFS  # the former name, kept for importers
 
 
 def kept(grade: float, cutoff: float, split: Split = "gt") -> bool:
@@ -87,16 +90,29 @@ def spread(samples: dict[StepKey, list[float]]) -> dict[str, Any]:
 
 
 def cdf(grades: Sequence[float]) -> list[list[float]]:
-    """Figure 4: for each score 0..10, the share of steps graded at most that score."""
+    """The CDF: for each score 0..10, the share of steps graded at most that score (the
+    complement of Figure 4's curve)."""
     n = len(grades)
     return [[s, round(sum(g <= s for g in grades) / n, 4) if n else 0.0] for s in range(11)]
 
 
-def kept_share(grades: Sequence[float], split: Split = "gt") -> dict[str, float]:
-    """Table 6: the share of steps kept at each cutoff."""
+def share_above(grades: Sequence[float]) -> list[list[float]]:
+    """WebSTAR Figure 4, "the proportion of actions with scores above each threshold": for
+    each threshold t in 0..10, the share of steps graded above t (grade > t, the mask's
+    comparison)."""
+    n = len(grades)
+    return [[t, round(sum(g > t for g in grades) / n, 4) if n else 0.0] for t in range(11)]
+
+
+def kept_per_cutoff(grades: Sequence[float], split: Split = "gt") -> dict[str, float]:
+    """Steps kept per cutoff: the share of steps the mask keeps at each of :data:`CUTOFFS`
+    (our table; not WebSTAR's Table 6, which is the Pass@k of policies trained at each)."""
     n = len(grades)
     return {str(c): round(sum(kept(g, c, split) for g in grades) / n, 4) if n else 0.0
-            for c in TABLE6_CUTOFFS}
+            for c in CUTOFFS}
+
+
+kept_share = kept_per_cutoff  # the former name, kept for importers
 
 
 def agreement(a_rows: Sequence[Row], b_rows: Sequence[Row], *, cutoff: float = 5,
@@ -127,8 +143,10 @@ def agreement(a_rows: Sequence[Row], b_rows: Sequence[Row], *, cutoff: float = 5
                       "columns": [f"{names[1]} {op} {cutoff:g}", f"{names[1]} {neg} {cutoff:g}"],
                       "matrix": [[pp, pn], [np_, nn]]},
         "spread": {names[0]: spread(a), names[1]: spread(b)},
+        "share_above": {names[0]: share_above(ga), names[1]: share_above(gb)},
         "cdf": {names[0]: cdf(ga), names[1]: cdf(gb)},
-        "kept_share": {names[0]: kept_share(ga, split), names[1]: kept_share(gb, split)},
+        "kept_share": {names[0]: kept_per_cutoff(ga, split),
+                       names[1]: kept_per_cutoff(gb, split)},
     }
 
 
@@ -165,10 +183,11 @@ def markdown(result: dict[str, Any]) -> str:
              f"- Cohen's kappa: {result['kappa']}", f"- Spearman's rho: {result['spearman']}",
              "", f"| | {c['columns'][0]} | {c['columns'][1]} |", "|---|---|---|",
              f"| {c['rows'][0]} | {pp} | {pn} |", f"| {c['rows'][1]} | {np_} | {nn} |", "",
-             "| kept share at cutoff | " + " | ".join(map(str, TABLE6_CUTOFFS)) + " |",
-             "|---|" + "---|" * len(TABLE6_CUTOFFS)]
+             "Steps kept per cutoff (the share the mask keeps at each):", "",
+             "| steps kept per cutoff | " + " | ".join(map(str, CUTOFFS)) + " |",
+             "|---|" + "---|" * len(CUTOFFS)]
     for name, shares in result["kept_share"].items():
-        lines.append(f"| {name} | " + " | ".join(f"{shares[str(k)]:.0%}" for k in TABLE6_CUTOFFS)
+        lines.append(f"| {name} | " + " | ".join(f"{shares[str(k)]:.0%}" for k in CUTOFFS)
                      + " |")
     return "\n".join(lines) + "\n"
 

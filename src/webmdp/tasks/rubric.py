@@ -10,6 +10,11 @@ malformed tree is refused with the path of the bad node.
 Eq. 2, for a node v with critical children K(v) and non-critical children N(v):
 ``s(v) = 0`` if some critical child scores below 1; else the mean over N(v); else (no
 non-critical child) 1.
+
+An unjudged leaf (a judge that gave no verdict) is never credit: a node whose children are
+all unjudged is unjudged, up to the root; an unjudged critical child gates its parent to 0
+when a sibling is judged; and a node whose critical children hold but whose non-critical
+children are all unjudged is unjudged (its average has nothing to average).
 """
 
 from __future__ import annotations
@@ -94,7 +99,8 @@ class RubricNode(BaseModel):
 
 # -- validation ---------------------------------------------------------------------------------
 def check_tree(node: RubricNode, path: str = "root") -> None:
-    """Structural rules pydantic cannot state; raises :class:`ConfigError` naming the node."""
+    """Structural rules pydantic cannot state, CAP App. F's among them (a critical parent's
+    children are all critical); raises :class:`ConfigError` naming the node."""
     seen: set[str] = set()
 
     def walk(n: RubricNode, where: str) -> None:
@@ -105,6 +111,12 @@ def check_tree(node: RubricNode, path: str = "root") -> None:
             if n.kind is not None or n.check is not None:
                 raise ConfigError(f"rubric tree: {where} ({n.id}): an internal node has "
                                   "children, so it takes no 'kind' or 'check'")
+            if n.critical and not all(c.critical for c in n.children):
+                i = next(i for i, c in enumerate(n.children) if not c.critical)
+                raise ConfigError(
+                    f"rubric tree: {where}.children[{i}] ({n.children[i].id}): a critical "
+                    f"parent's children are all critical (CAP App. F); make {n.id!r} "
+                    "non-critical, or this child critical")
             for i, c in enumerate(n.children):
                 walk(c, f"{where}.children[{i}]")
         else:
@@ -162,22 +174,40 @@ def _path(loc: tuple[Any, ...]) -> str:
 # -- scoring ------------------------------------------------------------------------------------
 def aggregate(node: RubricNode, leaf_scores: dict[str, int | None],
               out: dict[str, float] | None = None) -> float:
-    """Eq. 2 over the tree. An unjudged leaf (None) is left out of its parent's average; an
-    unjudged critical leaf gates like a failed one (nothing vouches for the prerequisite)."""
+    """Eq. 2 over the tree; NaN for an unjudged node (an unjudged leaf is None in
+    ``leaf_scores``). A node whose children are all unjudged is unjudged; an unjudged critical
+    child gates like a failed one once a sibling is judged (nothing vouches for the
+    prerequisite); the average is over the judged non-critical children, and a node with
+    non-critical children none of which is judged is unjudged, never 1."""
     out = {} if out is None else out
     if node.is_leaf:
         score = leaf_scores.get(node.id)
-        value = float(score) if score is not None else float("nan")
+        value = float(score) if score is not None else UNJUDGED
         out[node.id] = value
         return value
     scores = [(c, aggregate(c, leaf_scores, out)) for c in node.children]
+    judged = [s for _, s in scores if not is_unjudged(s)]
     critical = [s for c, s in scores if c.critical]
-    rest = [s for c, s in scores if not c.critical and s == s]  # NaN: unjudged
-    if any(s != 1.0 for s in critical):  # NaN (unjudged) gates too
+    optional = [s for c, s in scores if not c.critical]
+    rest = [s for s in optional if not is_unjudged(s)]
+    if not judged:
+        value = UNJUDGED
+    elif any(s != 1.0 for s in critical):  # NaN (unjudged) gates too: a sibling is judged
         value = 0.0
     elif rest:
         value = sum(rest) / len(rest)
+    elif optional:
+        value = UNJUDGED
     else:
         value = 1.0
     out[node.id] = value
     return value
+
+
+UNJUDGED = float("nan")
+"""The score of an unjudged node (JSON: null)."""
+
+
+def is_unjudged(score: float | None) -> bool:
+    """Whether a node's score is unjudged: NaN in memory, None once serialised."""
+    return score is None or score != score

@@ -24,7 +24,9 @@ from webmdp.errors import ConfigError
 from webmdp.eval.disagreements import read_recorded
 from webmdp.eval.importers.webstep import RecordedValues
 from webmdp.runner.store import summary_row
+from webmdp.sites.cross.site import NAME as CROSS_SITE
 from webmdp.tasks.model import Task
+from webmdp.tasks.rubric import is_unjudged
 from webmdp.trace import EpisodeTrace
 
 RESULTS = "results.jsonl"
@@ -230,6 +232,7 @@ class RunIndex:
         default_factory=lambda: _LRU(64))
     _recorded: dict[int, dict[tuple[str, str, str], RecordedValues]] = field(
         default_factory=dict)
+    _rubric: dict[tuple[str, str, str], float | None] = field(default_factory=dict)
 
     @classmethod
     def load(cls, run_dirs: Sequence[str | Path]) -> RunIndex:
@@ -310,6 +313,31 @@ class RunIndex:
                 path.suffix.lower() != ".png" or not path.is_file():
             return None
         return path
+
+    def rubric_root(self, ep: EpisodeRef) -> float | None:
+        """A cross-site episode's rubric root score (CAP eq. 2), NaN when unjudged; None for
+        a single-site episode or an unreadable trace. Read when a page shows the episode (its
+        trace, once), not when the index is built."""
+        ref = self.tasks.get(ep.task_id)
+        if ref is None or ref.site != CROSS_SITE:
+            return None
+        if ep.key not in self._rubric:
+            from webmdp.eval.cap_section import rubric_of
+
+            try:
+                result = rubric_of(self.trace(ep), self.task(ep.task_id))
+            except (OSError, ValueError):
+                result = None
+            self._rubric[ep.key] = None if result is None else result.root
+        return self._rubric[ep.key]
+
+    def rubric_label(self, ep: EpisodeRef) -> str | None:
+        """What the task list shows beside a cross-site episode's mark: its root score
+        (``0.63``) or ``unjudged``; None for a single-site episode."""
+        root = self.rubric_root(ep)
+        if root is None:
+            return None
+        return "unjudged" if is_unjudged(root) else f"{root:.2f}"
 
     def values(self, attr: str) -> list[str]:
         """Distinct values of a task attribute over the indexed tasks with episodes."""
