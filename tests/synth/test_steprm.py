@@ -213,7 +213,11 @@ def test_the_vlm_module_imports_without_its_extra() -> None:
 
     assert vlm.parse_grade("Expected: 7") == 7 and vlm.parse_grade("10") == 10
     assert vlm.parse_grade("none") is None and vlm.parse_grade("12") is None
-    ex = {"instruction": "Find it", "action": {"text": "click at (1, 2)", "error": None},
-          "history": ["scroll down 100px"], "page": {"surface": "Inbox"}}
-    text = vlm.prompt_text(ex)
+    from webmdp.synth.preaction import PreActionView
+
+    view = PreActionView.model_validate(
+        {"step": 1, "instruction": "Find it", "history": ["scroll down 100px"], "n_history": 1,
+         "history_commits": 0, "page": {"surface": "Inbox"},
+         "action": {"text": "click at (1, 2)", "kind": "click", "raw": {"kind": "click"}}})
+    text = vlm.prompt_text(view)
     assert "Find it" in text and "click at (1, 2)" in text and "Inbox" in text

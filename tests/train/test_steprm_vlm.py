@@ -21,6 +21,7 @@ pytest.importorskip("tokenizers")
 from webmdp.cli.main import app as main_app
 from webmdp.cli.synth_steprm_cmd import steprm_app, steprm_data
 from webmdp.synth.episodes import episodes
+from webmdp.synth.preaction import PreActionView
 from webmdp.synth.steprm import StepRMGrader, evaluate, read_split, train_vlm
 from webmdp.synth.steprm_vlm import prompt_text, tiny_model_dir
 
@@ -51,7 +52,7 @@ def data_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module")
 def tiny(data_dir: Path) -> Path:
-    texts = [prompt_text(e) for e in read_split(data_dir, "train")]
+    texts = [prompt_text(PreActionView.of_row(e)) for e in read_split(data_dir, "train")]
     path = tiny_model_dir(data_dir.parent / "tiny", texts)
     assert (path / "config.json").is_file() and (path / "tokenizer.json").is_file()
     return path

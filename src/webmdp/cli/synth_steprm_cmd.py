@@ -31,8 +31,9 @@ def steprm_data(
 ) -> None:
     """Build a StepRM data set from a graded run: DATA/{train,test,heldout}.jsonl + meta.json.
 
-    One example per graded GUI step with what a grader sees (instruction, the action, its
-    target element, the page, the earlier actions) and its grade. Each split is balanced 50/50
+    One example per graded GUI step with what exists before the step runs (instruction, the
+    proposed action, its target element, the page it acts on, the earlier actions) and its
+    grade; nothing of the step's outcome (WebSTAR App. F). Each split is balanced 50/50
     around the cutoff (WebSCORE) by dropping examples of the larger class deterministically;
     the split is by task (no task in both train and test) and the held-out sites go to
     heldout only, to measure the model on sites it never saw."""

@@ -10,7 +10,7 @@ Three parts:
   are each written atomically, ``meta.json`` last (a directory with it is complete).
 - The CPU model (:func:`train`, :func:`evaluate`): TF-IDF over the example's text (instruction,
   action, target element, page, history) and a few numeric features (repeats, overlap of the
-  action's arguments with the instruction, rejected / no-change / finish flags, ...) into a
+  action's arguments with the instruction, commit / finish flags, ...) into a
   logistic regression for kept / not kept; its probability maps to a 0-10 grade that is above
   the cutoff exactly when the classifier says kept. It trains in seconds on CPU; saved with
   joblib plus a JSON card (``MODEL/card.json``).
@@ -19,8 +19,11 @@ Three parts:
   ``kind: vlm`` (:mod:`webmdp.synth.steprm_vlm`) grades through the fine-tuned VLM.
 
 An example keeps the raw inputs, not features, so other models (the VLM recipe) train on the
-same files. The model sees what a grader sees, never the verifier, the task's hidden target or
-the goal distance.
+same files. It is a step key, a :class:`~webmdp.synth.preaction.PreActionView` and, in a data
+set, the grade and ``kept`` as labels: the model judges a proposed action before it runs
+(WebSTAR App. F), so nothing of the step's outcome (surface after, changed, revealed, its
+error) is in an example, and every feature and prompt is computed from the view alone. It
+never sees the verifier, the task's hidden target or the goal distance either.
 
 scikit-learn is the optional extra ``webmdp[steprm]``; it is imported only when a model is
 trained, evaluated or loaded.
@@ -41,26 +44,28 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
+from pydantic import ValidationError
+
 from webmdp.errors import ConfigError
 from webmdp.synth.agreement import agreement
-from webmdp.synth.annotate import action_text, before_shots
 from webmdp.synth.episodes import episodes, trace_paths
 from webmdp.synth.exact import Graded, grade_row
-from webmdp.synth.replay import is_finish
+from webmdp.synth.preaction import PreActionView, pre_action_views
 from webmdp.synth.sidefile import Row, grade_rows, step_key
 from webmdp.tasks.model import Task
 from webmdp.trace import EpisodeTrace
 
 SPLITS = ("train", "test", "heldout")
-DATA_VERSION = 1
+DATA_VERSION = 2
+"""2: examples hold a pre-action view only (:mod:`webmdp.synth.preaction`); version 1 held the
+step's outcome (surface after, changed, revealed, error), i.e. hindsight, and is refused."""
 MODEL_FILE = "model.joblib"
 CARD_FILE = "card.json"
 SOURCE = "steprm"
 EXTRA_HINT = "pip install 'webmdp[steprm]'"
-HISTORY_MAX = 12
-"""Earlier actions an example keeps (the latest ones); the count of all is kept apart."""
-
 Example = dict[str, Any]
+StepInput = Example | PreActionView
+"""What a model grades: a data-set row / step example (its view is read) or a view."""
 
 
 # --- examples ----------------------------------------------------------------------------------
@@ -68,44 +73,13 @@ Example = dict[str, Any]
 
 def step_examples(trace: EpisodeTrace, task: Task, label: str, mode: str,
                   trace_path: Path | None = None) -> list[Example]:
-    """One example per GUI step of a trace, with what a grader sees before the step: the
-    instruction, the step's action, the element it acts on where the semantic layer knows it
-    (its transition), the page (surface, url, the screenshot it acted on) and the earlier
-    actions. No grade: :func:`build_data` adds it."""
-    shots = before_shots(trace)
-    surface, url = trace.initial_surface, None
-    history: list[str] = []
-    out: list[Example] = []
-    for i, step in enumerate(trace.steps):
-        t = step.transitions[0] if step.transitions else None
-        target = None if t is None else {
-            "action": t.action, "params": t.params, "skill": t.skill, "category": t.category,
-            "surface_before": t.surface_before, "surface_after": t.surface_after,
-            "changed": t.changed, "changes_state": t.changes_state, "error": t.error,
-            "revealed": sorted({f for _, f in t.revealed}), "n_revealed": len(t.revealed)}
-        kind = "semantic" if "name" in step.action else str(step.action.get("kind", "?"))
-        shot = shots[i] if i < len(shots) else None
-        out.append({
-            "agent": label, "mode": mode, "task_id": trace.task_id, "step": i,
-            "site": trace.site, "template": trace.template, "seed": trace.seed,
-            "instruction": task.instruction,
-            "action": {"text": action_text(step.action), "kind": kind,
-                       "name": step.action.get("name"), "params": step.action.get("params"),
-                       "finish": is_finish(step), "error": step.error, "raw": step.action},
-            "target": target,
-            "page": {"surface": t.surface_before if t is not None else surface,
-                     "url": step.url or url,
-                     "screenshot": (str((trace_path.parent / shot).resolve())
-                                    if shot and trace_path is not None else None)},
-            "history": history[-HISTORY_MAX:], "n_history": len(history),
-            "history_commits": sum(1 for s in trace.steps[:i]
-                                   for tr in s.transitions if tr.changes_state),
-        })
-        history.append(action_text(step.action))
-        if t is not None:
-            surface = step.transitions[-1].surface_after
-        url = step.url or url
-    return out
+    """One example per GUI step of a trace: its step key and its :class:`PreActionView` (what
+    exists before the step runs; nothing of its outcome). No grade: :func:`build_data` adds
+    it."""
+    key = {"agent": label, "mode": mode, "task_id": trace.task_id, "site": trace.site,
+           "template": trace.template, "seed": trace.seed}
+    return [{**key, **view.model_dump(mode="json")}
+            for view in pre_action_views(trace, task.instruction, trace_path)]
 
 
 def example_row(ex: Example) -> Row:
@@ -244,11 +218,19 @@ def _read_json(path: Path, missing: str, valid: Callable[[dict[str, Any]], bool]
 
 
 def read_meta(data_dir: Path) -> dict[str, Any]:
-    """The data set's meta.json; a one-line error for a directory that is not a data set."""
-    return _read_json(data_dir / "meta.json",
+    """The data set's meta.json; a one-line error for a directory that is not a data set, or
+    one of another version (version 1 holds each step's outcome: rebuild it)."""
+    meta = _read_json(data_dir / "meta.json",
                       f"{data_dir}: not a StepRM data set (no meta.json; make one with "
                       "`webmdp synth steprm-data RUN --out DATA`)",
                       lambda d: "cutoff" in d, "a StepRM data set's meta.json")
+    version = meta.get("version", 1)
+    if version != DATA_VERSION:
+        raise ConfigError(f"{data_dir}: a version-{version} StepRM data set (this install reads "
+                          f"version {DATA_VERSION}: examples without the step's outcome); "
+                          f"rebuild it with `webmdp synth steprm-data {meta.get('run', 'RUN')} "
+                          f"--out {data_dir}`")
+    return meta
 
 
 def read_split(data_dir: Path, split: str) -> list[Example]:
@@ -262,10 +244,11 @@ def read_split(data_dir: Path, split: str) -> list[Example]:
             if line.strip():
                 try:
                     ex = json.loads(line)
-                    ex["grade"], ex["instruction"], ex["action"]
-                except (json.JSONDecodeError, KeyError, TypeError) as e:
+                    ex["grade"], ex["kept"], PreActionView.of_row(ex)
+                except (json.JSONDecodeError, KeyError, TypeError, ValidationError) as e:
+                    why = str(e).splitlines()[0] if str(e) else ""
                     raise ConfigError(f"{path}:{n}: not a StepRM example "
-                                      f"({type(e).__name__}: {e})") from None
+                                      f"({type(e).__name__}: {why})") from None
                 out.append(ex)
     return out
 
@@ -287,34 +270,35 @@ def _param_words(params: object) -> set[str]:
     return set()
 
 
-def example_text(ex: Example) -> str:
+def _params(v: PreActionView) -> dict[str, Any]:
+    """The proposed action's params, else those of the element it targets."""
+    if v.action.params is not None:
+        return v.action.params
+    return v.target.params if v.target is not None else {}
+
+
+def example_text(v: PreActionView) -> str:
     """The text the TF-IDF sees: tagged tokens for the action, its target element, the page and
-    the history, and the instruction's words."""
-    a, t, page = ex["action"], ex.get("target") or {}, ex.get("page") or {}
-    toks = [f"kind:{a.get('kind')}", f"act:{a.get('name') or a.get('kind')}",
-            f"finish:{int(bool(a.get('finish')))}", f"rejected:{int(bool(a.get('error')))}",
-            f"surf:{page.get('surface')}"]
-    params = a.get("params") if isinstance(a.get("params"), dict) else t.get("params") or {}
+    the history, and the instruction's words. Built from a pre-action view only."""
+    a, t, page = v.action, v.target, v.page
+    params = _params(v)
+    toks = [f"kind:{a.kind}", f"act:{a.name or a.kind}", f"finish:{int(a.finish)}",
+            f"surf:{page.surface}"]
     toks += [f"pkey:{k}" for k in sorted(params)]
-    if t:
-        toks += [f"tact:{t.get('action')}", f"cat:{t.get('category')}", f"skill:{t.get('skill')}",
-                 f"to:{t.get('surface_after')}", f"move:{t.get('surface_before')}>"
-                 f"{t.get('surface_after')}", f"changed:{int(bool(t.get('changed')))}",
-                 f"commits:{int(bool(t.get('changes_state')))}",
-                 f"terr:{int(t.get('error') is not None)}"]
-        toks += [f"rev:{f}" for f in t.get("revealed") or []]
+    if t is not None:
+        toks += [f"tact:{t.action}", f"cat:{t.category}", f"skill:{t.skill}",
+                 f"on:{t.surface}", f"commits:{int(t.commits)}"]
     else:
         toks.append("target:none")
-    hist = ex.get("history") or []
-    if hist:
-        toks.append(f"prev:{_head(hist[-1])}")
-        toks += [f"hist:{_head(h)}" for h in hist]
+    if v.history:
+        toks.append(f"prev:{_head(v.history[-1])}")
+        toks += [f"hist:{_head(h)}" for h in v.history]
     else:
         toks.append("prev:none")
-    words = [f"ins:{w}" for w in sorted(_words(ex.get("instruction", "")))]
+    words = [f"ins:{w}" for w in sorted(_words(v.instruction))]
     words += [f"pw:{w}" for w in sorted(_param_words(params))]
-    if page.get("url"):
-        words += [f"url:{w}" for w in sorted(_words(page["url"]))]
+    if page.url:
+        words += [f"url:{w}" for w in sorted(_words(page.url))]
     return " ".join(s.lower().replace(" ", "_") for s in toks + words)
 
 
@@ -324,40 +308,35 @@ def _head(action_text: str) -> str:
 
 
 NUMERIC = ("log_step", "repeats", "prev_same", "same_target_before", "param_overlap",
-           "param_any_overlap", "param_miss", "n_params", "log_revealed", "revealed_overlap",
-           "rejected", "no_change", "no_target", "commits", "finish", "finish_after_commit",
-           "finish_without_commit", "log_history_commits", "surface_revisit")
+           "param_any_overlap", "param_miss", "n_params", "no_target", "commits", "finish",
+           "finish_after_commit", "finish_without_commit", "log_history_commits",
+           "target_seen_before")
+"""Version 1 also had log_revealed, revealed_overlap, rejected, no_change and a
+surface_revisit read from the surface after: all outcomes of the step, now gone."""
 
 
-def example_numbers(ex: Example) -> list[float]:
-    """Numeric features in :data:`NUMERIC`'s order."""
-    a, t = ex["action"], ex.get("target") or {}
-    hist = ex.get("history") or []
-    text = a.get("text", "")
-    ins = _words(ex.get("instruction", ""))
-    params = a.get("params") if isinstance(a.get("params"), dict) else t.get("params") or {}
+def example_numbers(v: PreActionView) -> list[float]:
+    """Numeric features in :data:`NUMERIC`'s order, from a pre-action view only."""
+    hist, text, t = v.history, v.action.text, v.target
+    params = _params(v)
     pw = _param_words(params)
-    overlap = len(pw & ins) / len(pw) if pw else 0.0
-    rev = set(t.get("revealed") or [])
-    rejected = bool(a.get("error")) or t.get("error") is not None
-    finish = bool(a.get("finish"))
-    commits = int(ex.get("history_commits") or 0)
-    tgt = (t.get("action"), json.dumps(t.get("params"), sort_keys=True)) if t else None
-    hist_targets = {(_head(h), h) for h in hist}
+    overlap = len(pw & _words(v.instruction)) / len(pw) if pw else 0.0
+    finish, commits = v.action.finish, v.history_commits
     return [
-        math.log1p(int(ex.get("step", 0))),
+        math.log1p(v.step),
         math.log1p(sum(1 for h in hist if h == text)),
         float(bool(hist) and hist[-1] == text),
-        float(tgt is not None and (_head(text), text) in hist_targets),
+        float(t is not None and text in hist),
         overlap, float(overlap > 0), float(bool(pw) and overlap == 0), float(len(params)),
-        math.log1p(int(t.get("n_revealed") or 0)),
-        float(bool(rev & ins)),
-        float(rejected), float(bool(t) and not t.get("changed", True)), float(not t),
-        float(bool(t.get("changes_state"))), float(finish), float(finish and commits > 0),
-        float(finish and commits == 0), math.log1p(commits),
-        float(bool(t) and t.get("surface_after") != t.get("surface_before")
-              and any(_head(h) == t.get("action") for h in hist)),
+        float(t is None), float(t is not None and t.commits), float(finish),
+        float(finish and commits > 0), float(finish and commits == 0), math.log1p(commits),
+        float(t is not None and any(_head(h) == t.action for h in hist)),
     ]
+
+
+def as_view(ex: Example | PreActionView) -> PreActionView:
+    """The pre-action view of an example row (or the view itself): all a model reads."""
+    return ex if isinstance(ex, PreActionView) else PreActionView.of_row(ex)
 
 
 # --- the CPU model -----------------------------------------------------------------------------
@@ -390,12 +369,13 @@ class CPUModel:
         self.clf = LogisticRegression(C=c, max_iter=2000, class_weight="balanced",
                                       random_state=seed)
 
-    def _matrix(self, examples: Sequence[Example], fit: bool = False) -> Any:
+    def _matrix(self, examples: Sequence[StepInput], fit: bool = False) -> Any:
         import numpy as np
         from scipy.sparse import csr_matrix, hstack
 
-        texts = [example_text(e) for e in examples]
-        nums = np.asarray([example_numbers(e) for e in examples], float)
+        views = [as_view(e) for e in examples]
+        texts = [example_text(v) for v in views]
+        nums = np.asarray([example_numbers(v) for v in views], float)
         if fit:
             return hstack([self.text.fit_transform(texts),
                            csr_matrix(self.scaler.fit_transform(nums))]).tocsr()
@@ -409,14 +389,14 @@ class CPUModel:
         self.clf.fit(self._matrix(examples, fit=True), y)
         return self
 
-    def p_kept(self, examples: Sequence[Example]) -> list[float]:
+    def p_kept(self, examples: Sequence[StepInput]) -> list[float]:
         if not examples:
             return []
         proba = self.clf.predict_proba(self._matrix(examples))
         col = list(self.clf.classes_).index(True)
         return [float(p[col]) for p in proba]
 
-    def grades(self, examples: Sequence[Example]) -> list[tuple[int, float]]:
+    def grades(self, examples: Sequence[StepInput]) -> list[tuple[int, float]]:
         return [(to_grade(p, self.cutoff), p) for p in self.p_kept(examples)]
 
 
@@ -454,6 +434,7 @@ def train(data_dir: Path, model_dir: Path, *, c: float = 1.0, seed: int = 0) -> 
         raise
     card: dict[str, Any] = {
         "kind": "cpu", "source": SOURCE, "model": "tfidf+numeric -> logistic regression",
+        "data_version": DATA_VERSION,
         "cutoff": meta["cutoff"], "split": "gt", "grades": meta.get("grades"),
         "data": str(data_dir.resolve()), "train": _counts(train_ex),
         "heldout_sites": meta.get("heldout_sites", []), "numeric_features": list(NUMERIC),
@@ -485,7 +466,8 @@ def train_vlm(model_dir: Path, data_dir: Path, out: Path, *, epochs: int = 1, lo
     model, processor, stats = steprm_vlm.finetune(model_dir, train_ex, out, epochs=epochs,
                                                   lora_r=lora_r, lr=lr, grad_accum=grad_accum,
                                                   seed=seed)
-    card: dict[str, Any] = {"kind": "vlm", "source": SOURCE, "cutoff": meta["cutoff"],
+    card: dict[str, Any] = {"kind": "vlm", "source": SOURCE, "data_version": DATA_VERSION,
+                            "cutoff": meta["cutoff"],
                             "split": "gt", "grades": meta.get("grades"),
                             "data": str(data_dir.resolve()), "train": _counts(train_ex),
                             **stats}
@@ -499,10 +481,17 @@ def train_vlm(model_dir: Path, data_dir: Path, out: Path, *, epochs: int = 1, lo
 
 
 def read_card(model_dir: Path) -> dict[str, Any]:
-    return _read_json(model_dir / CARD_FILE,
+    """The model's card; a model trained on another data version is refused (its features or
+    prompt differ, and a version-1 model learnt from the steps' outcomes)."""
+    card = _read_json(model_dir / CARD_FILE,
                       f"{model_dir}: not a StepRM model (no {CARD_FILE}; train one with "
                       "`webmdp synth steprm train DATA --out MODEL`)",
                       lambda d: d.get("kind") in ("cpu", "vlm"), "a StepRM model card")
+    version = card.get("data_version", 1)
+    if version != DATA_VERSION:
+        raise ConfigError(f"{model_dir}: trained on version-{version} StepRM data (this install "
+                          f"reads version {DATA_VERSION}); rebuild the data set and train again")
+    return card
 
 
 def load_model(model_dir: Path) -> CPUModel:
@@ -530,7 +519,7 @@ class Scorer(Protocol):
 
     cutoff: float
 
-    def grades(self, examples: Sequence[Example]) -> Sequence[tuple[int | None, float | None]]:
+    def grades(self, examples: Sequence[StepInput]) -> Sequence[tuple[int | None, float | None]]:
         ...
 
 

@@ -1,7 +1,8 @@
 """StepRM as a vision-language model: a LoRA fine-tuning recipe (transformers + peft) that
 teaches a local VLM to answer a step's 0-10 grade as text, from the screenshot the step acted on
 (marked with its action, as the model grader sees it; a blank image for semantic-mode steps)
-and the example's text (instruction, earlier actions, page, action, target element).
+and the example's text (instruction, earlier actions, page, action, target element), all from
+the step's :class:`~webmdp.synth.preaction.PreActionView`: nothing of the step's outcome.
 
 Everything here needs the optional extra ``webmdp[steprm-vlm]`` (torch, transformers, peft,
 tokenizers); they are imported inside the functions, so the default install never loads them.
@@ -36,8 +37,10 @@ from pathlib import Path
 from typing import Any
 
 from webmdp.errors import ConfigError
+from webmdp.synth.preaction import PreActionView
 
 Example = dict[str, Any]
+StepInput = Example | PreActionView
 VLM_HINT = "pip install 'webmdp[steprm-vlm]'"
 ADAPTER_DIR = "adapter"
 PROCESSOR_DIR = "processor"
@@ -65,35 +68,34 @@ def _require() -> tuple[Any, Any, Any]:
 # --- the prompt --------------------------------------------------------------------------------
 
 
-def prompt_text(ex: Example) -> str:
-    """The example as the VLM reads it (the screenshot comes as the image)."""
-    a, t, page = ex["action"], ex.get("target") or {}, ex.get("page") or {}
-    hist = ex.get("history") or []
-    lines = [f"Task: {ex.get('instruction', '')}",
-             "Earlier actions: " + ("; ".join(hist[-6:]) if hist else "none"),
-             f"Page: {page.get('surface') or '?'}" + (f" ({page['url']})"
-                                                     if page.get("url") else ""),
-             f"Action: {a.get('text', '')}" + (" [rejected]" if a.get("error") else "")]
-    if t:
-        params = ", ".join(f"{k}={v}" for k, v in (t.get("params") or {}).items())
-        lines.append(f"Target: {t.get('action')}({params}) {t.get('surface_before')} -> "
-                     f"{t.get('surface_after')}" + ("" if t.get("changed", True)
-                                                    else " [no change]"))
+def prompt_text(view: PreActionView) -> str:
+    """The step as the VLM reads it (the screenshot comes as the image): a pre-action view
+    only, so the prompt says what the action is and where, never what it did (no surface
+    after, no [rejected] or [no change]: the model judges before the action runs)."""
+    a, t, page = view.action, view.target, view.page
+    lines = [f"Task: {view.instruction}",
+             "Earlier actions: " + ("; ".join(view.history[-6:]) if view.history else "none"),
+             f"Page: {page.surface or '?'}" + (f" ({page.url})" if page.url else ""),
+             f"Action: {a.text}"]
+    if t is not None:
+        params = ", ".join(f"{k}={v}" for k, v in t.params.items())
+        lines.append(f"Target: {t.action}({params}) on {t.surface}"
+                     + (" [commit]" if t.commits else ""))
     lines.append("Grade the action 0-10.")
     text = "\n".join(lines)
     return text if len(text) <= PROMPT_MAX_CHARS else text[-PROMPT_MAX_CHARS:]
 
 
-def example_image(ex: Example, size: int = 224) -> Any:
+def example_image(view: PreActionView, size: int = 224) -> Any:
     """The screenshot the step acted on, marked with its action; a blank page when the
-    example has none (semantic mode, or a run without screenshots)."""
+    view has none (semantic mode, or a run without screenshots)."""
     from PIL import Image
 
-    shot = (ex.get("page") or {}).get("screenshot")
+    shot = view.page.screenshot
     if shot and Path(shot).is_file():
         from webmdp.synth.annotate import annotate
 
-        return annotate(Path(shot).read_bytes(), ex["action"].get("raw") or {}).convert("RGB")
+        return annotate(Path(shot).read_bytes(), view.action.raw).convert("RGB")
     return Image.new("RGB", (size, size), "white")
 
 
@@ -107,8 +109,8 @@ def parse_grade(text: str) -> int | None:
 
 _CORPUS = ("Task: Book the cheapest house in Portland for 1 guest. Earlier actions: none. "
            "Page: SearchResults. Action: Search(query=\"Portland\"). Target: Search(query="
-           "Portland) SearchResults -> SearchResults. Grade the action 0-10. click at (10, 20) "
-           "type scroll down finish rejected no change")
+           "Portland) on SearchResults [commit]. Grade the action 0-10. click at (10, 20) "
+           "type scroll down finish")
 
 
 def tiny_model_dir(path: Path, texts: Iterable[str] = (), *, seed: int = 0,
@@ -204,8 +206,13 @@ def load_base(model_dir: Path) -> tuple[Any, Any]:
     return model.to(_device(torch)), processor
 
 
-def _prompt(processor: Any, ex: Example) -> str:
-    text = prompt_text(ex)
+def _view(ex: StepInput) -> PreActionView:
+    """The pre-action view of a data-set row (or the view): all the prompt and image read."""
+    return ex if isinstance(ex, PreActionView) else PreActionView.of_row(ex)
+
+
+def _prompt(processor: Any, view: PreActionView) -> str:
+    text = prompt_text(view)
     if getattr(processor, "chat_template", None):
         messages = [{"role": "user", "content": [{"type": "image"},
                                                  {"type": "text", "text": text}]}]
@@ -219,12 +226,15 @@ def _eos(processor: Any) -> str:
     return str(getattr(processor.tokenizer, "eos_token", None) or "")
 
 
-def encode(processor: Any, ex: Example, with_grade: bool) -> dict[str, Any]:
-    """Model inputs of one example; with ``with_grade``, ``labels`` that score only the
-    grade's tokens (and the end-of-sequence)."""
-    prompt, image = _prompt(processor, ex), example_image(ex)
+def encode(processor: Any, ex: StepInput, with_grade: bool) -> dict[str, Any]:
+    """Model inputs of one example (from its pre-action view); with ``with_grade`` (``ex``
+    a data-set row), ``labels`` that score only the grade's tokens (and the end-of-sequence)."""
+    view = _view(ex)
+    prompt, image = _prompt(processor, view), example_image(view)
     if not with_grade:
         return dict(processor(text=[prompt], images=[image], return_tensors="pt"))
+    if not isinstance(ex, dict):
+        raise TypeError("a training example needs its grade: pass the data-set row")
     full = processor(text=[prompt + f" {int(ex['grade'])}{_eos(processor)}"], images=[image],
                      return_tensors="pt")
     n_prompt = processor(text=[prompt], images=[image], return_tensors="pt")["input_ids"].shape[1]
@@ -318,7 +328,7 @@ def finetune(model_dir: Path, train_ex: Sequence[Example], out: Path, *, epochs:
     return model, processor, stats
 
 
-def grade_vlm(model: Any, processor: Any, examples: Sequence[Example],
+def grade_vlm(model: Any, processor: Any, examples: Sequence[StepInput],
               max_new_tokens: int = 4) -> list[tuple[int | None, str]]:
     """(grade or None, reply) for each example by greedy decoding."""
     torch, _, _ = _require()
@@ -356,5 +366,5 @@ class VLMScorer:
         self.model, self.processor, self.cutoff = model, processor, cutoff
         return self
 
-    def grades(self, examples: Sequence[Example]) -> list[tuple[int | None, float | None]]:
+    def grades(self, examples: Sequence[StepInput]) -> list[tuple[int | None, float | None]]:
         return [(g, None) for g, _ in grade_vlm(self.model, self.processor, examples)]
