@@ -20,6 +20,7 @@ from webmdp.env.episode import DEFAULT_STEP_BUDGET, INVALID_KIND, Episode
 from webmdp.env.noise import IMAGE_PATH, NoiseRuntime, check_level, schedule
 from webmdp.env.noise import SCRIPT as NOISE_JS
 from webmdp.errors import AgentFault, BrowserError, ConfigError, InfrastructureError
+from webmdp.paths import check_name, under
 from webmdp.server.runner import ServerHandle
 from webmdp.tasks.codes import Coder
 from webmdp.tasks.model import Task
@@ -549,8 +550,9 @@ class BrowserEnv:
             return None
         d = Path(self.config.screenshot_dir)
         d.mkdir(parents=True, exist_ok=True)
-        name = f"{self.task.id}_{label or f'step{self.episode.n_steps:02d}'}.png"
-        (d / name).write_bytes(obs["screenshot"])
+        step = label or f"step{self.episode.n_steps:02d}"
+        name = f"{check_name(self.task.id, 'task id')}_{step}.png"
+        under(d, name).write_bytes(obs["screenshot"])
         return f"{d.name}/{name}"
 
     def _close_context(self) -> None:

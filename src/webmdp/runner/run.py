@@ -18,6 +18,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from webmdp.paths import check_name
 from webmdp.runner import manifest as mf
 from webmdp.runner.procs import sweep
 from webmdp.runner.scheduler import FinalState, Outcome, Pool, Scheduler, Tally
@@ -62,7 +63,14 @@ class RunPlan:
 
 
 def prepare(plan: RunPlan) -> tuple[RunStore, dict[str, Any] | None, list[EpisodeSpec]]:
-    """Check the directory and the manifest, store the tasks; the episodes still to run."""
+    """Check the names, the directory and the manifest, store the tasks; the episodes still to
+    run. Every name that becomes a path (agent label, mode, task id) is checked before anything
+    is written (:mod:`webmdp.paths`)."""
+    for a in plan.agents:
+        check_name(a.label(), "agent")
+    check_name(plan.mode, "mode")
+    for t in plan.tasks:
+        check_name(t.id, f"task id (task {t.id[:60]!r})")
     store = RunStore(plan.root)
     store.check_space(plan.min_free_mb)
     manifest = None

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from webmdp.errors import ConfigError
+from webmdp.paths import check_name, under
 from webmdp.redact import scrub
 from webmdp.tasks.io import write_tasks
 from webmdp.tasks.model import Task
@@ -45,17 +46,19 @@ class RunStore:
             raise StoreError(f"cannot create run directory {self.root}: {exc}") from exc
 
     def episode_dir(self, agent: str, mode: str) -> Path:
-        d = self.root / "episodes" / agent / mode
+        d = under(self.root, "episodes", check_name(agent, "agent"), check_name(mode, "mode"))
         d.mkdir(parents=True, exist_ok=True)
         return d
 
     def trace_path(self, agent: str, mode: str, task_id: str) -> Path:
-        return self.episode_dir(agent, mode) / f"{task_id}.json"
+        return under(self.episode_dir(agent, mode), f"{check_name(task_id, 'task id')}.json")
 
     def has(self, agent: str, mode: str, task_id: str) -> bool:
         """Whether a finished episode is stored: one that ended in ``infra_error`` (a browser,
         server or model endpoint fault, not the agent's doing) is run again on resume."""
-        return _finished(self.root / "episodes" / agent / mode / f"{task_id}.json")
+        return _finished(under(self.root, "episodes", check_name(agent, "agent"),
+                               check_name(mode, "mode"),
+                               f"{check_name(task_id, 'task id')}.json"))
 
     def finished(self) -> set[tuple[str, str, str]]:
         """Keys ``(agent, mode, task_id)`` of every finished episode stored."""

@@ -83,6 +83,7 @@ from webmdp.agents.llm.observe import History, ObservationConfig
 from webmdp.core.spec import Action
 from webmdp.env.actions import SCROLL_STEP_PX, GUIAction, normalize_key
 from webmdp.errors import ConfigError, unknown_choice
+from webmdp.paths import under
 from webmdp.synth.annotate import action_text, before_shots
 from webmdp.synth.episodes import Episode, episodes, trace_paths
 from webmdp.synth.observations import semantic_views
@@ -520,7 +521,7 @@ class _Images:
         if src in self.done:
             return self.done[src]
         rel = f"images/{name}"
-        dst = self.root / rel
+        dst = under(self.root, rel)
         if dst.parent not in self.dirs:
             dst.parent.mkdir(parents=True, exist_ok=True)
             self.dirs.add(dst.parent)
@@ -723,7 +724,7 @@ def _samples(run: Path, writer: Writer, summary: ExportSummary,
             if not kept[i] or target is None:
                 continue
             rels = _window(shots, i, summary.window)
-            placed = [images.place(ep.path.parent / rel,
+            placed = [images.place(under(ep.path.parent, rel),
                                    f"{ep.label}/{ep.mode}/{Path(rel).name}") for rel in rels]
             summary.samples += 1
             yield {

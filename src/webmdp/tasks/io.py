@@ -76,4 +76,5 @@ def _task(data: dict, path: Path, lineno: int) -> Task:
     except ValidationError as exc:
         err = exc.errors()[0]
         field = ".".join(str(p) for p in err["loc"]) or "-"
-        raise TaskFileError(str(path), lineno, field, err["msg"]) from exc
+        msg = err["msg"].removeprefix("Value error, ")
+        raise TaskFileError(str(path), lineno, field, msg) from exc

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 from webmdp.core.spec import Action
+from webmdp.paths import valid_name
 from webmdp.tasks.conditions import Condition
 from webmdp.tasks.rubric import RubricNode
 
@@ -16,6 +17,8 @@ TASK_VERSION = 3
 carries its ``sites`` and ``cross`` (DAG, covered points, rubric tree). Files of versions 1
 and 2 still load."""
 
+Name = Annotated[str, AfterValidator(valid_name)]
+"""A name that becomes a path (a trace is ``<task id>.json``): :func:`webmdp.paths.check_name`."""
 AccessLevel = Literal["card", "filter", "detail"]
 AnswerType = Literal["direct", "operation_code", "mixed"]
 
@@ -138,9 +141,9 @@ class Task(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     version: int = TASK_VERSION
-    id: str
-    site: str
-    template: str
+    id: Name
+    site: Name
+    template: Name
     index: int
     seed: int
     instruction: str
@@ -164,7 +167,7 @@ class Task(BaseModel):
     """The value a ``direct`` or ``mixed`` task's final answer must state (compared after
     normalisation, :mod:`webmdp.tasks.answers`)."""
     world: dict[str, Any]
-    sites: list[str] | None = None
+    sites: list[Name] | None = None
     """A cross-site task's sites (``site`` is then "cross-site"); None for a single site."""
     cross: CrossInfo | None = None
 

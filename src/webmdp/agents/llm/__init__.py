@@ -7,6 +7,7 @@ from webmdp.agents.llm.clients import PROVIDERS, client_config, make_client, par
 from webmdp.agents.llm.grammars import GRAMMARS, get_grammar, grammar_names
 from webmdp.agents.llm.plan import PlanAgent
 from webmdp.agents.llm.tree import TreeAgent
+from webmdp.paths import safe_label
 
 PARADIGMS: dict[str, type[ModelAgent]] = {"step": StepAgent, "plan": PlanAgent,
                                           "tree": TreeAgent}
@@ -16,7 +17,7 @@ def run_label(paradigm: str, config: ModelAgentConfig) -> str:
     """The agent name a run records: paradigm, model and grammar (safe as a directory name)."""
     model = config.model.replace("/", "_").replace(":", "_")
     value = "-oracle" if paradigm == "tree" and config.value == "oracle" else ""
-    return f"{paradigm}{value}-{model}-{config.grammar}"
+    return safe_label(f"{paradigm}{value}-{model}-{config.grammar}")
 
 
 __all__ = ["GRAMMARS", "PARADIGMS", "PROVIDERS", "ModelAgent", "ModelAgentConfig", "Paradigm",

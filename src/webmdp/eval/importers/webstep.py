@@ -25,6 +25,7 @@ from pydantic import BaseModel, Field
 from webmdp.core.spec import SurfaceKind
 from webmdp.eval.importers.webstep_sites import conformance, conformance_line, our_site
 from webmdp.eval.metrics import SITE_SPEC_KEY
+from webmdp.paths import name_problem, under
 from webmdp.runner.store import summary_row
 from webmdp.tasks.io import read_tasks, write_tasks
 from webmdp.tasks.model import (
@@ -193,11 +194,10 @@ def read_bundle(path: Path) -> tuple[dict[str, Any], str]:
         if not isinstance(data[key], typ):
             raise BundleError(f"'{key}' should be a {typ.__name__}, found "
                               f"{type(data[key]).__name__}")
-    for key in ("task_id", "agent"):
-        if not isinstance(data[key], str) or not re.fullmatch(r"[A-Za-z0-9][\w.-]*", data[key]):
-            raise BundleError(f"'{key}' must be a name of letters, digits, '.', '_' or '-' "
-                              f"starting with a letter or digit (it names a file), found "
-                              f"{data[key]!r}")
+    for key in ("task_id", "agent"):  # each names a file or a directory
+        why = name_problem(data[key])
+        if why is not None:
+            raise BundleError(f"'{key}': {why}")
     for key in ("site", "instruction", "template", "outcome"):
         if not isinstance(data[key], str):
             raise BundleError(f"'{key}' should be a string, found {type(data[key]).__name__}")
@@ -795,7 +795,7 @@ def import_webstep(paths: Iterable[str | Path], out: str | Path) -> ImportSummar
             set(tasks) - set(existing))]])
     rows, recorded = [], []
     for trace, rec, source in episodes:
-        path = root / "episodes" / trace.agent / MODE / f"{trace.task_id}.json"
+        path = under(root, "episodes", trace.agent, MODE, f"{trace.task_id}.json")
         path.parent.mkdir(parents=True, exist_ok=True)
         _write(path, trace.model_dump_json(indent=1))
         rows.append(summary_row(trace, path.relative_to(root)))
