@@ -60,6 +60,15 @@ def valid_name(value: str) -> str:
     return value
 
 
+def valid_template(value: str) -> str:
+    """A template name: a plain name, or CAP's DAG pattern names, which join two shapes with
+    ``+`` (``chain+fan-out``: published names, kept)."""
+    problem = name_problem(value.replace("+", "_"))
+    if problem is not None:
+        raise ValueError(problem.replace(value.replace("+", "_"), value))
+    return value
+
+
 def safe_label(text: str) -> str:
     """A label webmdp builds from free text (a model id), made a safe name: other characters
     become ``_`` and ``..`` becomes ``_``."""

@@ -7,7 +7,13 @@ and the traces' token counts stay:
   ``--token``, ``--secret``, ``--password``), given as ``--api-key V`` or ``--api-key=V``;
 - the value of every environment variable whose name ends in ``_API_KEY`` or ``_TOKEN`` (or is
   ``API_KEY`` / ``TOKEN``) or contains ``SECRET``;
-- values registered at run time: an API key given by flag, the webmdp server's control token.
+- values registered at run time: an API key given by flag or environment to any model client
+  (:func:`webmdp.agents.llm.clients.client_config` registers it), the webmdp server's control
+  token;
+- a credential inside a URL, whatever its length: the password of the userinfo
+  (``http://user:PASSWORD@host/v1``) and the value of a query parameter named ``key``,
+  ``api_key``, ``token`` or ``sig`` (:func:`redact_url`; :func:`scrub` blanks them in any
+  text).
 
 :func:`redact_argv` blanks the first kind where a command line is recorded; :func:`scrub`
 replaces any known value in text the run store, the manifest and the event log write (the
@@ -22,12 +28,15 @@ import json
 import os
 import re
 import threading
+from pathlib import Path
 
 REDACTED = "***"
 MIN_LEN = 8
 
 _FLAG = re.compile(r"^--(?:[a-z0-9]+-)*(?:api-key|token|secret|password)$")
 _ENV = re.compile(r"(?:^|_)(?:API_KEY|TOKEN)$|SECRET")
+_URL_PASSWORD = re.compile(r"(?i)(\b[a-z][a-z0-9+.-]*://[^/\s:@\"']*:)([^@\s/\"']+)(@)")
+_URL_PARAM = re.compile(r"(?i)([?&](?:key|api_key|api-key|token|sig)=)([^&#\s\"']+)")
 _registered: set[str] = set()
 _lock = threading.Lock()
 
@@ -80,9 +89,22 @@ def redact_argv(argv: list[str]) -> list[str]:
     return [scrub(a) for a in out]
 
 
+def redact_url(url: str) -> str:
+    """``url`` with its credentials (userinfo password, ``key`` / ``api_key`` / ``token`` /
+    ``sig`` query values) replaced by :data:`REDACTED`: the form a URL is stored and printed
+    in."""
+    return _URL_PARAM.sub(lambda m: m.group(1) + REDACTED,
+                          _URL_PASSWORD.sub(lambda m: m.group(1) + REDACTED + m.group(3), url))
+
+
+def url_has_secret(url: str | None) -> bool:
+    return bool(url) and redact_url(url or "") != url
+
+
 def scrub(text: str) -> str:
     """``text`` with every known secret replaced by :data:`REDACTED` (also in its JSON-escaped
-    form, for text that is serialised JSON)."""
+    form, for text that is serialised JSON), and every URL credential blanked."""
+    text = redact_url(text)
     for value in secret_values():
         if value in text:
             text = text.replace(value, REDACTED)
@@ -90,3 +112,14 @@ def scrub(text: str) -> str:
         if escaped != value and escaped in text:
             text = text.replace(escaped, REDACTED)
     return text
+
+
+def write_scrubbed(path: Path, text: str) -> None:
+    """The one scrubbing writer of files a model-calling command writes whole (a report, an
+    agreement file): ``text`` with every secret blanked."""
+    path.write_text(scrub(text), encoding="utf-8")
+
+
+def scrubbed_line(row: object) -> str:
+    """One JSONL line of ``row``, secrets blanked (NaN refused: the line stays valid JSON)."""
+    return scrub(json.dumps(row, sort_keys=True, ensure_ascii=False, allow_nan=False)) + "\n"

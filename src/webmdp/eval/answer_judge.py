@@ -16,13 +16,13 @@ never a fail), as does an endpoint that fails after its retries.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 from webmdp.agents.llm.clients import ChatMessage, ModelClient
+from webmdp.redact import scrubbed_line
 from webmdp.synth.agreement import verdict_agreement
 from webmdp.synth.episodes import Episode
 from webmdp.synth.model_grader import ModelChat
@@ -84,7 +84,7 @@ def judge_answers(run: Path, judge: AnswerJudge, eps: list[Episode]) -> Path:
     rows = judge.judge(eps)
     with path.open("a", encoding="utf-8") as f:
         for r in rows:
-            f.write(json.dumps(r) + "\n")
+            f.write(scrubbed_line(r))
     return path
 
 

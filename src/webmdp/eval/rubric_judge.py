@@ -40,6 +40,7 @@ from webmdp.core.model import World
 from webmdp.core.registry import get_site
 from webmdp.errors import ConfigError
 from webmdp.eval.cap_section import metrics, rubric_of
+from webmdp.redact import scrubbed_line
 from webmdp.sites._common.views import render_app
 from webmdp.synth.agreement import verdict_agreement
 from webmdp.synth.annotate import final_shot, load_shot
@@ -307,8 +308,8 @@ def judge_run(run: Path, judge: RubricJudge, episodes: Iterable[Episode],
             for mode in modes:
                 result, leaf_rows = judge.judge(ep, mode)
                 for r in leaf_rows:
-                    rows.write(json.dumps(r) + "\n")
-                trees.write(json.dumps(tree_row(ep, mode, judge.model_id, result)) + "\n")
+                    rows.write(scrubbed_line(r))
+                trees.write(scrubbed_line(tree_row(ep, mode, judge.model_id, result)))
                 rows.flush()
                 trees.flush()
     write_rows(rows_path, latest(read_rows(rows_path), leaf_key), leaf_key)

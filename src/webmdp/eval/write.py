@@ -25,6 +25,7 @@ from webmdp.eval.report import (
     pct,
 )
 from webmdp.eval.skills import MIN_SUPPORT, Invocation
+from webmdp.redact import write_scrubbed
 
 TITLE = "WebMDP evaluation"
 SKILL_DEFS: tuple[tuple[str, str], ...] = (
@@ -277,8 +278,8 @@ def write_report(a: Analysis, out_dir: str | Path) -> dict[str, Path]:
         (out / name).write_bytes(data)
     paths = {"markdown": out / "report.md", "html": out / "report.html",
              "parquet": out / "episodes.parquet", "json": out / "report.json"}
-    paths["markdown"].write_text(md, encoding="utf-8")
-    paths["html"].write_text(markdown_to_html(md, images, TITLE), encoding="utf-8")
-    paths["json"].write_text(json.dumps(report_json(a), indent=1) + "\n", encoding="utf-8")
+    write_scrubbed(paths["markdown"], md)  # a --judge-model report called a model
+    write_scrubbed(paths["html"], markdown_to_html(md, images, TITLE))
+    write_scrubbed(paths["json"], json.dumps(report_json(a), indent=1, allow_nan=False) + "\n")
     write_parquet(episode_table(a), paths["parquet"])
     return paths

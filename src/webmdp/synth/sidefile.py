@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from webmdp.errors import ConfigError
+from webmdp.redact import scrubbed_line
 
 Row = dict[str, Any]
 RowKey = tuple[str, str, str, int, int]
@@ -65,7 +66,7 @@ def write_rows(path: Path, rows: Iterable[Row], key: Callable[[Row], Any] = row_
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             for row in ordered:
-                fh.write(json.dumps(row, sort_keys=True, ensure_ascii=False) + "\n")
+                fh.write(scrubbed_line(row))
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)

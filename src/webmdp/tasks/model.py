@@ -7,7 +7,7 @@ from typing import Annotated, Any, Literal
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 from webmdp.core.spec import Action
-from webmdp.paths import valid_name
+from webmdp.paths import valid_name, valid_template
 from webmdp.tasks.conditions import Condition
 from webmdp.tasks.rubric import RubricNode
 
@@ -19,6 +19,7 @@ and 2 still load."""
 
 Name = Annotated[str, AfterValidator(valid_name)]
 """A name that becomes a path (a trace is ``<task id>.json``): :func:`webmdp.paths.check_name`."""
+TemplateName = Annotated[str, AfterValidator(valid_template)]
 AccessLevel = Literal["card", "filter", "detail"]
 AnswerType = Literal["direct", "operation_code", "mixed"]
 
@@ -143,7 +144,7 @@ class Task(BaseModel):
     version: int = TASK_VERSION
     id: Name
     site: Name
-    template: Name
+    template: TemplateName
     index: int
     seed: int
     instruction: str

@@ -17,6 +17,7 @@ from webmdp.agents.llm.clients.base import (
     with_retries,
 )
 from webmdp.errors import ConfigError, unknown_choice
+from webmdp.redact import register as register_secret
 
 
 @dataclass(frozen=True)
@@ -78,6 +79,7 @@ def client_config(model_id: str, **options: Any) -> ClientConfig:
     cfg = ClientConfig(provider=provider, model=model)
     base_url = base_url_for(provider, options.pop("base_url", None))
     api_key = options.pop("api_key", None) or os.environ.get(p.key_env)
+    register_secret(api_key)  # whatever command calls the model, the key is never written
     if provider == "openai-compatible" and not base_url:
         raise ConfigError("provider openai-compatible needs --base-url (or OPENAI_BASE_URL)")
     return replace(cfg, base_url=base_url, api_key=api_key,
