@@ -105,6 +105,11 @@ class Site(ABC):
     def observe(self, state: State, world: World) -> Observation:
         """What is on screen: surface, visible entities and fields, available actions."""
 
+    def available(self, state: State, world: World) -> tuple[Action, ...]:
+        """``observe(state, world).available``: the actions on offer. A site may compute them
+        without drawing the rest of the page, for searches that only need the actions."""
+        return self.observe(state, world).available
+
     @abstractmethod
     def facts(self, state: State) -> dict[str, Any]:
         """Flat application facts of a state (cart contents, starred threads, ...) that task

@@ -36,7 +36,7 @@ rule that holds. A vector no rule fits is ``"none"``.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, Literal
 
 from webmdp.core import dialog
@@ -83,14 +83,17 @@ def cut(dimension: str, measure: int) -> int:
     return 1 if measure < lo else 2 if measure < hi else 3
 
 
-def measure(task: Task, site: Site | None = None, world: World | None = None) -> Difficulty:
-    """Measure ``task``'s difficulty by replaying its oracle on the site's MDP."""
+def measure(task: Task, site: Site | None = None, world: World | None = None,
+            states: Sequence[State] | None = None) -> Difficulty:
+    """Measure ``task``'s difficulty by replaying its oracle on the site's MDP. ``world``
+    (equal to ``task.world``) and ``states`` (the oracle's replay on it, initial state
+    first) let a caller that already replayed the oracle (:func:`~webmdp.tasks.generate.
+    make_task`, verifying it) share that one replay."""
     site = site or get_site(task.site)
     world = world or World.from_dict(task.world)
     actions = task.oracle_actions()
-    states = [site.initial_state(world)]
-    for a in actions:
-        states.append(site.step(states[-1], a, world))
+    if states is None:
+        states = _replayed(site, world, actions)
     views = [site.observe(s, world) for s in states]
     pages = [_page(v) for v in views]
     raw: dict[str, Any] = {
@@ -105,6 +108,14 @@ def measure(task: Task, site: Site | None = None, world: World | None = None) ->
     vector = (*(cut(d, raw[d]) for d in DIMENSIONS[:5]), COMPUTATIONS[raw["reasoning"]],
               RISKS[raw["risk"]])
     return Difficulty(vector=vector, level=level_of(vector), measures=raw)  # type: ignore[arg-type]
+
+
+def _replayed(site: Site, world: World, actions: Sequence[Action]) -> list[State]:
+    """The states of ``actions`` from the initial state (an invalid one raises)."""
+    states = [site.initial_state(world)]
+    for a in actions:
+        states.append(site.step(states[-1], a, world))
+    return states
 
 
 def computation(site: Site, template: str) -> str:
@@ -180,10 +191,10 @@ def _risk(site: Site, task: Task, world: World, states: Sequence[State],
           views: Sequence[Observation], actions: Sequence[Action]) -> str:
     confirm = site.confirm_surfaces
     worst = "reversible"
+    effects = [_effects(site, s) for s in states]  # each state's facts once, not twice
     for i in range(len(actions)):
-        before = _effects(site, states[i])
-        if _effects(site, states[i + 1]) == before or _undone(site, task, world, states[i + 1],
-                                                              before):
+        before = effects[i]
+        if effects[i + 1] == before or _undone(site, task, world, states[i + 1], before):
             continue
         if views[i].surface not in confirm and "confirm_dialog" not in views[i].context:
             return "unwarned"
@@ -199,31 +210,56 @@ def _undone(site: Site, task: Task, world: World, state: State, before: dict[str
     """Whether an offered action (over the task's own entities) that changes the application
     state (``changes_state``) brings every fact back to ``before``, on this page or after at
     most :data:`UNDO_DEPTH` - 1 moves to other pages, within :data:`UNDO_TRIES` actions
-    tried (breadth-first, in the search's action order)."""
-    frontier, seen, tried = [state], {state}, 0
+    tried (breadth-first, in the search's action order).
+
+    A move counts as tried when it is met, but is only taken when the next depth reaches it
+    (:func:`_moved`): a search that finds its undo, or runs out of tries, on this page never
+    pays for the pages it would have moved to. The last depth lists commits only, since it
+    tries nothing else."""
+    def commits(name: str) -> bool:
+        return site.action_spec(name).changes_state
+
+    frontier: Iterable[State] = [state]
+    seen, tried = {state}, 0
     for depth in range(UNDO_DEPTH):
-        last, reached = depth == UNDO_DEPTH - 1, []
+        last, moves = depth == UNDO_DEPTH - 1, []
         for s in frontier:
-            for a in candidate_actions(task, s, focused=True):
-                commits = site.action_spec(a.name).changes_state
-                if last and not commits:
-                    continue
-                tried += 1
-                if tried > UNDO_TRIES:
+            for a in candidate_actions(task, s, focused=True, world=world,
+                                       keep=commits if last else None):
+                if tried == UNDO_TRIES:
                     return False
-                try:
-                    child = site.step(s, a, world)
-                    if child.pending is not None:  # the undo asks first: confirm it
-                        child = site.step(child, Action(dialog.CONFIRM), world)
-                except InvalidAction:
+                tried += 1
+                if not commits(a.name):
+                    moves.append((s, a))
                     continue
-                if commits and _effects(site, child) == before:
+                child = _taken(site, s, a, world)
+                if child is not None and _effects(site, child) == before:
                     return True
-                if not commits and child not in seen:  # a move to another page
-                    seen.add(child)
-                    reached.append(child)
-        frontier = reached
+        frontier = _moved(site, world, moves, seen)
     return False
+
+
+def _taken(site: Site, state: State, action: Action, world: World) -> State | None:
+    """The state ``action`` leads to, a confirmation it asks for confirmed; None when the
+    site rejects it."""
+    try:
+        child = site.step(state, action, world)
+        if child.pending is not None:  # the undo asks first: confirm it
+            child = site.step(child, Action(dialog.CONFIRM), world)
+    except InvalidAction:
+        return None
+    return child
+
+
+def _moved(site: Site, world: World, moves: Sequence[tuple[State, Action]],
+           seen: set[State]) -> Iterator[State]:
+    """The pages ``moves`` reach that are not yet ``seen``, in order, stepped lazily (the
+    search may stop before it needs them)."""
+    for state, action in moves:
+        child = _taken(site, state, action, world)
+        if child is not None and child not in seen:
+            seen.add(child)
+            yield child
 
 
 def of_task(task: Task) -> Difficulty:

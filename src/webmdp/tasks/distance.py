@@ -90,10 +90,15 @@ def reach(task: Task, state: State, *, max_expansions: int = DEFAULT_MAX_EXPANSI
     return Reach(None, True) if found == UNREACHABLE else Reach(found)
 
 
-def candidate_actions(task: Task, state: State, *, focused: bool = False) -> list[Action]:
+def candidate_actions(task: Task, state: State, *, focused: bool = False,
+                      world: World | None = None,
+                      keep: Callable[[str], bool] | None = None) -> list[Action]:
     """The agent actions :func:`distance_to_goal` searches over in ``state`` (see there);
-    ``focused``: those :func:`reach` searches with it."""
-    return _problem(task, focused).actions(state)
+    ``focused``: those :func:`reach` searches with it. ``world``: the task's world when the
+    caller already holds it (equal to ``task.world``), so the site's per-world caches (listing
+    results) it warmed are reused. ``keep``: only the actions whose name it accepts, in the
+    same order (filtering before the parameters are filled is what makes it cheap)."""
+    return _problem(task, focused, world).actions(state, keep)
 
 
 def lower_bound(task: Task, state: State) -> float:
@@ -160,7 +165,6 @@ class Problem:
     candidates: dict[tuple[str, str], tuple[Any, ...]]
     relevant: frozenset[str]
     focused: bool = False
-    bound: Bound = field(init=False)
     known: _LRU = field(default_factory=lambda: _LRU(_RESULTS_PER_TASK))
     beyond: _LRU = field(default_factory=lambda: _LRU(_RESULTS_PER_TASK))
     dead: _LRU = field(default_factory=lambda: _LRU(_RESULTS_PER_TASK))
@@ -169,16 +173,28 @@ class Problem:
     _entity_params: dict[str, frozenset[str]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        factory = getattr(self.site, "distance_bound", None) or _trivial_bound
-        self.bound = factory(self)
+        self._bound: Bound | None = None
         self.key: Callable[[State], Hashable] = state_key_fn(self.site.initial_state(self.world))
+
+    @property
+    def bound(self) -> Bound:
+        """The site's admissible bound for this task, built on first use: a caller that only
+        lists candidate actions (the difficulty measure's undo search) never pays for it."""
+        if self._bound is None:
+            factory = getattr(self.site, "distance_bound", None) or _trivial_bound
+            self._bound = factory(self)
+        return self._bound
 
     def is_goal(self, facts: Facts) -> bool:
         return all(check_condition(c, facts) for c in self.task.verifier)
 
-    def actions(self, state: State) -> list[Action]:
+    def actions(self, state: State, keep: Callable[[str], bool] | None = None) -> list[Action]:
+        """The candidate actions in ``state``; ``keep``: those whose name it accepts (the
+        final sort is stable, so they come in the order the full list has them)."""
         out: list[Action] = []
-        for offered in self.site.observe(state, self.world).available:
+        for offered in self.site.available(state, self.world):  # the page is not needed
+            if keep is not None and not keep(offered.name):
+                continue
             if self.focused and not self._on_own_entities(offered):
                 continue
             out += [Action(offered.name, {**offered.params, **extra})
@@ -273,14 +289,16 @@ def _candidate_values(task: Task, site: Site) -> dict[tuple[str, str], tuple[Any
 _PROBLEMS: OrderedDict[tuple[str, bool], Problem] = OrderedDict()
 
 
-def _problem(task: Task, focused: bool = False) -> Problem:
+def _problem(task: Task, focused: bool = False, world: World | None = None) -> Problem:
+    """The task's search problem, cached by task id; ``world`` (equal to ``task.world``)
+    saves rebuilding it and keeps the site's per-world caches warm."""
     key = (task.id, focused)
     p = _PROBLEMS.get(key)
     if p is not None and (p.task is task or p.task == task):
         _PROBLEMS.move_to_end(key)
         return p
     site = get_site(task.site)
-    p = Problem(task, site, World.from_dict(task.world), _candidate_values(task, site),
+    p = Problem(task, site, world or World.from_dict(task.world), _candidate_values(task, site),
                 frozenset({task.target, *task.hard_negatives, *task.companions,
                            *_oracle_entities(task)}), focused)
     _PROBLEMS[key] = p

@@ -373,15 +373,23 @@ class Catalog:
         return lambda i: (key(ents[i]), -ents[i][rank], i)
 
 
+@lru_cache(maxsize=1 << 16)
 def norm_word(word: str) -> str:
-    """Lower-cased, punctuation-stripped, crude singular: how the search box compares words."""
+    """Lower-cased, punctuation-stripped, crude singular: how the search box compares words.
+    Cached: a pure function over the sites' small vocabulary, met again in every world."""
     word = word.lower().strip(".,'\"()")
     return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
 
 
 def words(text: str) -> list[str]:
+    return list(_words(text))
+
+
+@lru_cache(maxsize=1 << 16)
+def _words(text: str) -> tuple[str, ...]:
+    """:func:`words`, cached (entity texts recur from world to world)."""
     cleaned = text.replace("&", " ").replace("-", " ").replace(",", " ").replace("/", " ")
-    return [norm_word(w) for w in cleaned.split() if w.strip(".,'\"()")]
+    return tuple(norm_word(w) for w in cleaned.split() if w.strip(".,'\"()"))
 
 
 def _text(value: Any) -> str:
@@ -431,8 +439,8 @@ def _results(catalog: Catalog, world: World, query: str, filters: Filters,
     checks = [(catalog.facet(name), value) for name, value in filters]
     out = [eid for eid, e in world.entities.items()
            if eid.startswith(catalog.prefix)
-           and all(w in _haystack(catalog, world, eid) for w in want)
-           and all(f.accepts(e, v) for f, v in checks)]
+           and (not want or all(w in _haystack(catalog, world, eid) for w in want))
+           and (not checks or all(f.accepts(e, v) for f, v in checks))]
     return tuple(sorted(out, key=catalog.sort_key(world, sort)))
 
 

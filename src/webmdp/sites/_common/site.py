@@ -7,7 +7,7 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar, cast
 
@@ -33,6 +33,9 @@ class SiteLogic:
     transition: Callable[[Any, Action, World], State]
     observe: Callable[[Any, World], Observation]
     facts: Callable[[Any], dict[str, Any]]
+    available: Callable[[Any, World], Iterable[Action]] | None = None
+    """The actions ``observe`` offers, computed alone (what ``observe`` passes as its
+    observation's ``available``); None: read from ``observe``."""
 
 
 class ModularSite(Site, Generic[StateT]):
@@ -86,6 +89,13 @@ class ModularSite(Site, Generic[StateT]):
             page = self.logic.observe(self.own(state.replace(pending=None)), world)
             return dialog.observe(page, state)
         return self.logic.observe(self.own(state), world)
+
+    def available(self, state: State, world: World) -> tuple[Action, ...]:
+        """The logic's ``available`` where it has one (a dialog's page offers the dialog's
+        buttons instead: read from :meth:`observe`)."""
+        if state.pending is not None or self.logic.available is None:
+            return super().available(state, world)
+        return tuple(self.logic.available(self.own(state), world))
 
     def facts(self, state: State) -> dict[str, Any]:
         return self.logic.facts(self.own(state))

@@ -53,7 +53,8 @@ class AccommodationSite(ModularSite[AccommodationState]):
 
     state_class = AccommodationState
     back_actions = {"ListingDetail": "CloseListing", "Checkout": "CancelCheckout"}
-    logic = SiteLogic(generate_world, mdp.transition, mdp.observe, mdp.facts)
+    logic = SiteLogic(generate_world, mdp.transition, mdp.observe, mdp.facts,
+                      mdp.available_actions)
     distance_bound = staticmethod(accommodation_bound)
 
     def initial_state(self, world: World) -> State:

@@ -58,5 +58,6 @@ class CalendarSite(ModularSite[CalendarState]):
     start_surface = "WeekView"
     back_actions = {"EventDetail": "CloseEvent", "EventEditor": "CloseEvent",
                     "SearchResults": "ClearSearch"}
-    logic = SiteLogic(generate_world, mdp.transition, observe.observe, observe.facts)
+    logic = SiteLogic(generate_world, mdp.transition, observe.observe, observe.facts,
+                      observe.available)
     distance_bound = staticmethod(calendar_bound)

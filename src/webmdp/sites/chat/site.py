@@ -69,5 +69,6 @@ class ChatSite(ModularSite[ChatState]):
     state_class = ChatState
     start_surface = "ChannelView"
     back_actions = {"ThreadView": "CloseThread", "MemberProfile": "CloseMember"}
-    logic = SiteLogic(generate_world, mdp.transition, observe.observe, observe.facts)
+    logic = SiteLogic(generate_world, mdp.transition, observe.observe, observe.facts,
+                      observe.available)
     distance_bound = staticmethod(chat_bound)

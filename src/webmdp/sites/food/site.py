@@ -62,5 +62,5 @@ class FoodSite(ModularSite[FoodState]):
     start_surface = "RestaurantList"
     back_actions = {"RestaurantDetail": "BackToRestaurants", "MenuItemDetail": "CloseItem",
                     "Cart": "BackToRestaurants", "Checkout": "OpenCart"}
-    logic = SiteLogic(W.generate_world, mdp.transition, mdp.observe, mdp.facts)
+    logic = SiteLogic(W.generate_world, mdp.transition, mdp.observe, mdp.facts, mdp.available)
     distance_bound = staticmethod(food_bound)

@@ -52,7 +52,8 @@ class HousingSite(ModularSite[HousingState]):
                        TourRequest=CARD_FIELDS)
 
     state_class = HousingState
-    logic = SiteLogic(generate_world, mdp.transition, mdp.observe, mdp.facts)
+    logic = SiteLogic(generate_world, mdp.transition, mdp.observe, mdp.facts,
+                      mdp.available_actions)
 
     def initial_state(self, world: World) -> State:
         return HousingState(surface="SearchResults", saved=tuple(world.meta.get("saved", ())))

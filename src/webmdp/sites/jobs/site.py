@@ -69,7 +69,8 @@ class JobsSite(ModularSite[JobsState]):
     state_class = JobsState
     start_surface = "Feed"
     back_actions = {"JobDetail": "BackToJobs", "ProfileView": "BackToList"}
-    logic = SiteLogic(generate_world, mdp.transition, observe.observe, observe.facts)
+    logic = SiteLogic(generate_world, mdp.transition, observe.observe, observe.facts,
+                      observe.available)
     distance_bound = staticmethod(jobs_bound)
 
     def browser_back(self, state: State) -> Action | None:

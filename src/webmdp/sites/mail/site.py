@@ -10,6 +10,7 @@ from webmdp.sites._common.site import CO, FI, INS, NAV, SE, ModularSite, SiteLog
 from webmdp.sites._common.tasklib import shown
 from webmdp.sites.mail import catalog as C
 from webmdp.sites.mail import mdp, observe
+from webmdp.sites.mail.available import available_actions
 from webmdp.sites.mail.bound import mail_bound
 from webmdp.sites.mail.state import MailState
 from webmdp.sites.mail.world import CARD_FIELDS, DETAIL_FIELDS, generate_world
@@ -71,7 +72,8 @@ class MailSite(ModularSite[MailState]):
 
     state_class = MailState
     back_actions = {"ThreadView": "CloseThread"}
-    logic = SiteLogic(generate_world, mdp.transition, observe.observe, observe.facts)
+    logic = SiteLogic(generate_world, mdp.transition, observe.observe, observe.facts,
+                      available_actions)
 
     def initial_state(self, world: World) -> State:
         return _initial_state(world)

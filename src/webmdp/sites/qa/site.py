@@ -61,5 +61,6 @@ class QASite(ModularSite[QAState]):
     state_class = QAState
     start_surface = "QuestionList"
     back_actions = dict.fromkeys(("QuestionDetail", "UserProfile", "TagPage"), "GoBack")
-    logic = SiteLogic(generate_world, mdp.transition, observe.observe, observe.facts)
+    logic = SiteLogic(generate_world, mdp.transition, observe.observe, observe.facts,
+                      observe.available)
     distance_bound = staticmethod(qa_bound)

@@ -82,5 +82,6 @@ class RepoSite(ModularSite[RepoState]):
     back_actions = {"RepoDetail": "BackToRepos", "IssueList": "OpenCodeTab",
                     "IssueDetail": "BackToIssues", "PullRequestList": "OpenCodeTab",
                     "PRDetail": "BackToPRs"}
-    logic = SiteLogic(generate_world, mdp.transition, observe.observe, observe.facts)
+    logic = SiteLogic(generate_world, mdp.transition, observe.observe, observe.facts,
+                      observe.available)
     distance_bound = staticmethod(repo_bound)

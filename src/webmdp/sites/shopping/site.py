@@ -69,7 +69,8 @@ class ShoppingSite(ModularSite[ShoppingState]):
 
     state_class = ShoppingState
     start_surface = "Home"
-    logic = SiteLogic(generate_world, mdp.transition, mdp.observe, mdp.facts)
+    logic = SiteLogic(generate_world, mdp.transition, mdp.observe, mdp.facts,
+                      mdp.available_actions)
 
     def browser_back(self, state: State) -> Action | None:
         assert isinstance(state, ShoppingState)
