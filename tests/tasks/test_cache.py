@@ -115,3 +115,29 @@ def test_a_site_card_is_read_back_as_built(tmp_path: Path,
     monkeypatch.setattr(cards, "build_card", lambda *_: pytest.fail("rebuilt"))
     assert cards.site_card("calendar") == built  # read back
     cards.site_card.cache_clear()
+
+
+_PARALLEL = """
+import sys
+from webmdp.sites import get_site
+from webmdp.tasks import cache
+from webmdp.tasks import generate as G
+sets = G.generate_sets([get_site("calendar"), get_site("chat"), get_site("qa")], n=6)
+sys.stdout.write("".join(cache.tasks_text(sets[n]) for n in ("calendar", "chat", "qa")))
+"""
+
+
+def test_sets_built_in_parallel_are_the_sets_built_here(tmp_path: Path) -> None:
+    """generate_sets builds missing sets in worker processes (one per site): the same bytes
+    as building them in one process, and stored in the cache for the next process."""
+    env = {**__import__("os").environ, C.CACHE_ENV: str(tmp_path)}
+    out = subprocess.run([sys.executable, "-c", _PARALLEL], env=env, capture_output=True,
+                         text=True, timeout=300, check=True).stdout
+    here = "".join(C.tasks_text([make_task(get_site(n), i, t, hn) for i, t, hn in
+                                 plan(get_site(n), 6)]) for n in ("calendar", "chat", "qa"))
+    assert out == here
+    stored = sorted(p.name for p in (tmp_path / "tasks").rglob("*.jsonl"))
+    assert stored == ["calendar-6.jsonl", "chat-6.jsonl", "qa-6.jsonl"]
+    again = subprocess.run([sys.executable, "-c", _PARALLEL], env=env, capture_output=True,
+                           text=True, timeout=300, check=True).stdout
+    assert again == here  # read back from the cache

@@ -32,7 +32,7 @@ from webmdp.sites.cross.site import NAME, OPEN_SITE, compose_world
 from webmdp.tasks.answers import normalise
 from webmdp.tasks.cache import cached_tasks
 from webmdp.tasks.conditions import Condition
-from webmdp.tasks.generate import generate_site_tasks
+from webmdp.tasks.generate import generate_sets, generate_site_tasks
 from webmdp.tasks.model import (
     ActionModel,
     Complexity,
@@ -156,6 +156,7 @@ def generate_cross_tasks(n: int = DEFAULT_COUNT, *, points_of: PointsOf | None =
             from webmdp.cap.points import covered_points
 
             points = points_of or covered_points
+            generate_sets([get_site(s) for s in site_names()])  # the members, in parallel
             m = affinity_matrix()
             usage = Usage()
             used: Counter[str] = Counter()

@@ -67,8 +67,7 @@ def _entry(name: str, kind: str = "tasks", suffix: str = ".jsonl") -> Path | Non
 
 def cached_tasks(name: str, build: Callable[[], Sequence[Task]]) -> tuple[Task, ...]:
     """The task set ``name`` from the cache, or built by ``build`` and stored."""
-    return _cached(_entry(name), _read, lambda: tuple(build()),
-                   lambda tasks: "".join(t.model_dump_json() + "\n" for t in tasks))
+    return _cached(_entry(name), _read, lambda: tuple(build()), tasks_text)
 
 
 def cached_json(kind: str, name: str, build: Callable[[], T], dump: Callable[[T], Any],
@@ -127,12 +126,37 @@ def _lock(entry: Path) -> Iterator[None]:
 
 
 def _read(entry: Path) -> tuple[Task, ...]:
-    """An entry's tasks. The JSON is parsed by orjson with the garbage collector paused and
-    validated from Python objects (a task's world is ``dict[str, Any]``, so pydantic checks
-    its top level only): 0.5 s for the 1,800 built-in tasks, where ``model_validate_json`` took
-    4 s. An entry is what webmdp wrote itself; a malformed one is still a miss."""
+    """An entry's tasks (a malformed entry is still a miss)."""
+    return parse_tasks(entry.read_bytes())
+
+
+def parse_tasks(data: bytes) -> tuple[Task, ...]:
+    """Tasks from JSONL that webmdp wrote itself. The JSON is parsed by orjson with the garbage
+    collector paused and validated from Python objects (a task's world is ``dict[str, Any]``,
+    so pydantic checks its top level only): 0.5 s for the 1,800 built-in tasks, where
+    ``model_validate_json`` took 4 s."""
     with paused_gc():
-        return tuple(Task.model_validate(data) for _, data in parse_lines(entry.read_bytes()))
+        return tuple(Task.model_validate(d) for _, d in parse_lines(data))
+
+
+def tasks_text(tasks: Sequence[Task]) -> str:
+    """The JSONL an entry holds."""
+    return "".join(t.model_dump_json() + "\n" for t in tasks)
+
+
+def cached_hit(name: str) -> tuple[Task, ...] | None:
+    """The task set ``name`` if the cache holds it, else ``None`` (nothing is built)."""
+    entry = _entry(name)
+    return None if entry is None else _try(_read, entry)
+
+
+def store_text(name: str, text: str) -> tuple[Task, ...]:
+    """Store a task set built elsewhere (a worker process, as its JSONL) and return it."""
+    entry = _entry(name)
+    if entry is not None:
+        with _lock(entry):
+            _store(entry, text)
+    return parse_tasks(text.encode())
 
 
 def _store(entry: Path, text: str) -> None:
