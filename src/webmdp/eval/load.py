@@ -16,6 +16,7 @@ from pydantic import ValidationError
 
 from webmdp.errors import ConfigError, TaskFileError
 from webmdp.eval.metrics import EpisodeMetrics, episode_metrics
+from webmdp.runner import manifest as mf
 from webmdp.tasks.model import Task
 from webmdp.trace import EpisodeTrace
 
@@ -91,6 +92,7 @@ def load_runs(run_dirs: Sequence[str | Path]) -> LoadedRuns:
         if not (root / "tasks.jsonl").is_file():
             raise ConfigError(f"{root}: not a run directory (no tasks.jsonl)")
         tasks = load_tasks(root / "tasks.jsonl")
+        mf.check_run_code_key(root)
         pairs: list[tuple[EpisodeTrace, Task]] = []
         for path in sorted((root / "episodes").glob("*/*/*.json")):
             try:

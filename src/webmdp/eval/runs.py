@@ -27,6 +27,8 @@ class RunState:
     path: str
     state: str
     invocations: int
+    code_key: str | None = None
+    """The fingerprint of the install key the run's codes were made with (None: no key)."""
 
     @property
     def completed(self) -> bool:
@@ -47,6 +49,7 @@ def run_state(root: str | Path) -> RunState:
         return RunState(path, NO_MANIFEST, 0)
     try:
         invocations = manifest.get("invocations") or []
-        return RunState(path, mf.run_state(manifest), len(invocations))
+        return RunState(path, mf.run_state(manifest), len(invocations),
+                        manifest.get("code_key"))
     except (AttributeError, TypeError, ValueError, KeyError):
         return RunState(path, UNREADABLE, 0)

@@ -205,7 +205,8 @@ def _runs(a: Analysis) -> list[str]:
             f"**{md_escape(r.state)}**"
         count = f", {r.invocations} invocation{'s' if r.invocations != 1 else ''}" \
             if r.invocations else ""
-        out.append(f"- {md_code(r.path)}: {state}{count}")
+        key = f"; operation codes under install key {md_code(r.code_key)}" if r.code_key else ""
+        out.append(f"- {md_code(r.path)}: {state}{count}{key}")
     return [*out, ""]
 
 

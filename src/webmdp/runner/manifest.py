@@ -21,6 +21,7 @@ from typing import Any
 
 from webmdp.errors import ConfigError
 from webmdp.redact import redact_argv, scrub
+from webmdp.tasks.codes import CODE_KEY_ENV, key_fingerprint
 from webmdp.tasks.model import Task
 
 MANIFEST = "manifest.json"
@@ -101,7 +102,27 @@ def build(identity: dict[str, Any], settings: dict[str, Any], tasks: list[Task],
             "settings": settings, "webmdp": metadata.version("webmdp"),
             "git": git_revision(), "packages": package_versions(),
             "chromium": chromium_version() if browser else None,
-            "created": _now(), "invocations": []}
+            "code_key": key_fingerprint(), "created": _now(), "invocations": []}
+
+
+def check_run_code_key(root: Path) -> None:
+    """The run in ``root``, if it has a manifest, made under this shell's install key."""
+    manifest = read(root)
+    if manifest is not None:
+        check_code_key(manifest, root)
+
+
+def check_code_key(manifest: dict[str, Any], root: Path | str) -> None:
+    """Refuse to read or extend a run whose operation codes were made under another install
+    key (``WEBMDP_CODE_KEY``) than this shell's: its codes would be misread."""
+    made, here = manifest.get("code_key"), key_fingerprint()
+    if made != here:
+        def name(f: str | None) -> str:
+            return f"key {f}" if f else "no key"
+
+        raise ConfigError(f"{root}: the run's operation codes were made with {name(made)}, "
+                          f"this shell's {CODE_KEY_ENV} gives {name(here)}; set the same key "
+                          "(codes would otherwise be misread)")
 
 
 def read(root: Path) -> dict[str, Any] | None:
@@ -116,7 +137,7 @@ def read(root: Path) -> dict[str, Any] | None:
 
 def write(root: Path, manifest: dict[str, Any]) -> None:
     tmp = root / f".{MANIFEST}.tmp"
-    tmp.write_text(scrub(json.dumps(manifest, indent=1, sort_keys=False)))
+    tmp.write_text(scrub(json.dumps(manifest, indent=1, sort_keys=False, allow_nan=False)))
     os.replace(tmp, root / MANIFEST)
 
 

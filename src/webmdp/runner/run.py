@@ -79,6 +79,7 @@ def prepare(plan: RunPlan) -> tuple[RunStore, dict[str, Any] | None, list[Episod
                             browser=plan.mode == "browser")
         old = mf.read(plan.root)
         if old is not None:
+            mf.check_code_key(old, plan.root)
             mf.check_compatible(old, manifest, force=plan.force, tasks=plan.tasks)
             old.update({k: manifest[k] for k in ("identity", "task_set", "settings",
                                                  "webmdp", "git", "packages", "chromium")})

@@ -44,6 +44,9 @@ def load_tasks(run: Path) -> dict[str, Task]:
     path = run / "tasks.jsonl"
     if not path.is_file():
         raise ConfigError(f"{run}: tasks.jsonl is missing; it is not a run directory")
+    from webmdp.runner.manifest import check_run_code_key
+
+    check_run_code_key(run)
     return {t.id: t for t in read_tasks(path)}
 
 

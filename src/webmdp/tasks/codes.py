@@ -11,6 +11,10 @@ it stands for (:func:`explain`).
 
 The threat model is an agent inspecting pages: the secret derives from the task's public seed,
 and neither it nor the conditions are ever sent to a page (only the code a commit earns is).
+For a leaderboard, whose task files are public, an install key (``WEBMDP_CODE_KEY``) is mixed
+into every task secret, so holding a task file no longer tells a gold code from a wrong one.
+A run records the key's fingerprint (:func:`key_fingerprint`, never the key), and commands that
+read a run's codes refuse a shell whose key differs. Without a key, codes are what they were.
 """
 
 from __future__ import annotations
@@ -20,11 +24,13 @@ import hashlib
 import hmac
 import itertools
 import json
+import os
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from webmdp.redact import register as register_secret
 from webmdp.tasks.model import Condition, Task
 from webmdp.tasks.verifier import check_condition
 
@@ -78,9 +84,28 @@ class Coder:
                    str(data["prefix"]))
 
 
+CODE_KEY_ENV = "WEBMDP_CODE_KEY"
+
+
+def install_key() -> bytes | None:
+    """The install key of ``WEBMDP_CODE_KEY`` (registered as a secret: never written)."""
+    key = os.environ.get(CODE_KEY_ENV) or None
+    register_secret(key)
+    return None if key is None else key.encode()
+
+
+def key_fingerprint() -> str | None:
+    """A short digest that tells keys apart without revealing one; ``None`` without a key."""
+    key = install_key()
+    return None if key is None else hashlib.sha256(b"webmdp-code-key:" + key).hexdigest()[:16]
+
+
 def task_secret(task: Task) -> bytes:
-    """The task's code secret: derived from its public id and seed."""
-    return hashlib.sha256(f"webmdp-code:{task.site}:{task.id}:{task.seed}".encode()).digest()
+    """The task's code secret: derived from its public id and seed, and keyed by the install
+    key when there is one."""
+    base = hashlib.sha256(f"webmdp-code:{task.site}:{task.id}:{task.seed}".encode()).digest()
+    key = install_key()
+    return base if key is None else hmac.new(key, base, hashlib.sha256).digest()
 
 
 def prefix_of(site: str) -> str:
