@@ -20,6 +20,7 @@ from typing import Any
 
 from webmdp.paths import check_name
 from webmdp.runner import manifest as mf
+from webmdp.runner.lock import owned
 from webmdp.runner.procs import sweep
 from webmdp.runner.scheduler import FinalState, Outcome, Pool, Scheduler, Tally
 from webmdp.runner.spec import AgentSpec, EpisodeSpec, RunSettings
@@ -62,15 +63,20 @@ class RunPlan:
         return [s for s in specs if s.key not in finished]
 
 
-def prepare(plan: RunPlan) -> tuple[RunStore, dict[str, Any] | None, list[EpisodeSpec]]:
-    """Check the names, the directory and the manifest, store the tasks; the episodes still to
-    run. Every name that becomes a path (agent label, mode, task id) is checked before anything
+def check_names(plan: RunPlan) -> None:
+    """Every name that becomes a path (agent label, mode, task id), checked before anything
     is written (:mod:`webmdp.paths`)."""
     for a in plan.agents:
         check_name(a.label(), "agent")
     check_name(plan.mode, "mode")
     for t in plan.tasks:
         check_name(t.id, f"task id (task {t.id[:60]!r})")
+
+
+def prepare(plan: RunPlan) -> tuple[RunStore, dict[str, Any] | None, list[EpisodeSpec]]:
+    """Check the names, the directory and the manifest, store the tasks; the episodes still to
+    run."""
+    check_names(plan)
     store = RunStore(plan.root)
     store.check_space(plan.min_free_mb)
     manifest = None
@@ -93,7 +99,15 @@ def prepare(plan: RunPlan) -> tuple[RunStore, dict[str, Any] | None, list[Episod
 def execute_run(plan: RunPlan, on_change: Callable[[Tally], None] | None = None,
                 on_record: Callable[[dict[str, Any]], None] | None = None) -> Outcome:
     """Run ``plan``; ``on_change`` sees the tally as it moves, ``on_record`` each stored
-    episode's summary row."""
+    episode's summary row. The run directory is this invocation's alone from its first
+    write to its end (:mod:`webmdp.runner.lock`): another one is refused, naming the owner."""
+    check_names(plan)
+    with owned(plan.root):
+        return _execute(plan, on_change, on_record)
+
+
+def _execute(plan: RunPlan, on_change: Callable[[Tally], None] | None,
+             on_record: Callable[[dict[str, Any]], None] | None) -> Outcome:
     store, manifest, specs = prepare(plan)
     if specs and plan.preflight is not None:
         plan.preflight()
