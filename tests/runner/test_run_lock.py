@@ -67,32 +67,42 @@ def test_three_runs_and_two_resumes_at_once_one_proceeds(tmp_path: Path) -> None
 
 @pytest.mark.slow
 def test_kill_9_and_resume_ten_times_stores_every_episode_once(tmp_path: Path) -> None:
-    """The soak: 100 semantic episodes, killed with SIGKILL at a random moment and resumed,
-    ten times; then every episode is stored exactly once and the manifest is valid JSON."""
+    """The soak: 100 semantic episodes of a model agent (a scripted endpoint that answers
+    after 50 ms, so a run lasts long enough to be cut), killed with SIGKILL at a random moment
+    of its episodes and resumed, ten times; then every episode is stored exactly once and the
+    manifest is valid JSON."""
     run = tmp_path / "run"
     rng = random.Random(7)
-    cmd = [WEBMDP, "run", "--site", "all", "-n", "50", "-a", "random", "-a", "greedy",
-           "--mode", "semantic", "--workers", "1", "--out", str(run)]
-    kills = 0
-    t0 = time.monotonic()
-    for _ in range(10):
-        proc = subprocess.Popen(cmd if not run.exists() else
-                                [WEBMDP, "run", "--resume", str(run)],
-                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        time.sleep(rng.uniform(0.5, 4.0))
-        if proc.poll() is None:
-            os.kill(proc.pid, signal.SIGKILL)
-            kills += 1
-        proc.wait()
-        deadline = time.monotonic() + 30  # the workers leave with their parent
-        while time.monotonic() < deadline:
-            try:
-                with owned(run):
-                    break
-            except RunLocked:
-                time.sleep(0.2)
-    final = subprocess.run([WEBMDP, "run", "--resume", str(run)], capture_output=True,
-                           text=True, timeout=600)
+    env = {**os.environ, "VLLM_API_KEY": "k"}
+    kills, t0 = 0, time.monotonic()
+    with ScriptedModelServer(lambda _r: Reply(FINISH, delay_s=0.05)) as srv:
+        cmd = [WEBMDP, "run", "--site", "all", "-n", "100", "-a", "step", "--model", "vllm/m",
+               "--base-url", srv.base_url, "--no-preflight", "--mode", "semantic",
+               "--workers", "1", "--out", str(run)]
+        for _ in range(10):
+            resumable = (run / "manifest.json").is_file() and (run / "tasks.jsonl").is_file()
+            events = _size(run / "events.jsonl")
+            proc = subprocess.Popen([WEBMDP, "run", "--resume", str(run)] if resumable
+                                    else cmd, stdout=subprocess.DEVNULL,
+                                    stderr=subprocess.DEVNULL, env=env)
+            deadline = time.monotonic() + 60  # into its episodes, then a random moment
+            while _size(run / "events.jsonl") == events and proc.poll() is None \
+                    and time.monotonic() < deadline:
+                time.sleep(0.05)
+            time.sleep(rng.uniform(0.2, 2.5))
+            if proc.poll() is None:
+                os.kill(proc.pid, signal.SIGKILL)
+                kills += 1
+            proc.wait()
+            deadline = time.monotonic() + 30  # its worker leaves with it
+            while time.monotonic() < deadline:
+                try:
+                    with owned(run):
+                        break
+                except RunLocked:
+                    time.sleep(0.2)
+        final = subprocess.run([WEBMDP, "run", "--resume", str(run)], capture_output=True,
+                               text=True, timeout=600, env=env)
     assert final.returncode == 0, final.stderr[-2000:]
     manifest = json.loads((run / "manifest.json").read_text())
     traces = list((run / "episodes").glob("*/*/*.json"))
@@ -100,5 +110,10 @@ def test_kill_9_and_resume_ten_times_stores_every_episode_once(tmp_path: Path) -
     assert len(keys) == 100 and set(keys.values()) == {1}
     rows = [json.loads(x) for x in (run / "results.jsonl").read_text().splitlines()]
     assert len({(r["agent"], r["task_id"]) for r in rows}) == 100
+    assert kills >= 5
     print(f"soak: {kills} kills, {len(manifest['invocations'])} invocations, "
           f"{time.monotonic() - t0:.0f} s")
+
+
+def _size(path: Path) -> int:
+    return path.stat().st_size if path.is_file() else 0
