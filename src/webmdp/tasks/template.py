@@ -89,8 +89,10 @@ class TaskTemplate(ABC):
         return None
 
     def info_constraints(self, draft: Draft, world: World, site: Site) -> list[InfoConstraint]:
-        """C.4 rules: the target's referenced card and detail fields, and each hard negative's
-        referenced detail fields (the comparison that rules it out)."""
+        """C.4 rules, as WebSTEP's published bundles state them: the target's referenced card
+        and detail fields at their access level, and nothing else. Whether an agent looked at
+        the hard negatives is not coverage (the E.3 oracle opens only those ranked above the
+        target)."""
         out: list[InfoConstraint] = []
         for f in draft.card_fields:
             out.append(InfoConstraint(entity=draft.target, field=f, level="card",
@@ -98,8 +100,4 @@ class TaskTemplate(ABC):
         for f in draft.detail_fields:
             out.append(InfoConstraint(entity=draft.target, field=f, level="detail",
                                       description=f"inspect target's {f} (detail page)"))
-        for hn in draft.hard_negatives:
-            for f in draft.detail_fields:
-                out.append(InfoConstraint(entity=hn, field=f, level="detail",
-                                          description=f"inspect {hn}'s {f} to rule it out"))
         return out

@@ -112,6 +112,7 @@ class SearchFilterBook(BookingTemplate):
     description = "Search a city, filter type and amenity, sort by price, book the cheapest"
     narrow, order = ("city", "type", "amenity"), "price_asc"
     card, detail, best_by = ("price_per_night",), ("amenities",), "price_per_night"
+    inspect = (EXPAND,)  # the listing shows its amenities only expanded: see it before booking
     sentence = "Book the cheapest {label} in {city} that has a {amenity} {for_guests}."
     wants = {"amenities": "amenity"}
 
