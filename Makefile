@@ -21,16 +21,20 @@ SITES ?= all
 demo: setup
 	$(BIN)/webmdp demo --out runs/demo --sites $(SITES)
 
+# pytest-xdist spreads the suite over the cores (at most 4 workers: each holds a server and a
+# Chromium); the workers share one task cache. The run ends with its 15 slowest tests.
+PYTEST_WORKERS ?= auto
 test: setup
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/mypy
-	$(BIN)/python -m pytest -q -p no:cacheprovider
+	$(BIN)/python -m pytest -q -p no:cacheprovider -n $(PYTEST_WORKERS) --maxprocesses 4 \
+	  --durations 15
 
 comma := ,
 # `make test-slow SITES=mail,food` runs the slow suite's parts for those sites only; it ends
 # with every oracle of those sites replayed under real-web noise (`validate --noise real`).
 test-slow: setup
-	$(BIN)/python -m pytest -q -p no:cacheprovider -m slow \
+	$(BIN)/python -m pytest -q -p no:cacheprovider -n $(PYTEST_WORKERS) --maxprocesses 4 -m slow \
 	  $(if $(filter-out all,$(SITES)),-k "$(subst $(comma), or ,$(SITES))")
 	$(BIN)/webmdp validate --site $(SITES) --noise real --workers 2
 

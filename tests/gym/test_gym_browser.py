@@ -66,27 +66,27 @@ def test_render_and_close_frees_chromium() -> None:
     env.close()  # a second close is fine
 
 
-def test_axtree_observations_of_every_site_and_a_trajectory_are_in_the_space() -> None:
-    with ServerHandle() as server, BrowserHost() as host:
-        for site in site_names():  # sharing one server and browser: built directly, not by id
-            env = wgym.WebMDPEnv(f"{site}-v1", mode="browser", server=server, host=host)
-            obs, _ = env.reset(seed=0)
-            assert obs in env.observation_space, site
-            env.close()
-            assert host.alive()  # a shared browser outlives the env
-        env = wgym.WebMDPEnv("shopping-v1", mode="browser", server=server, host=host,
-                             task_id="shopping_0000")
-        obs, _ = env.reset()
-        query = env.task.params["query"]  # type: ignore[union-attr]
-        box = _element(obs, 'textbox "Search')
-        obs, _, _, _, info = env.step(json.dumps({"kind": "type", "element": box,
-                                                  "text": query + "\n"}))
-        assert info["error"] is None and obs in env.observation_space
-        assert [t.action for t in env.inner.trace.steps[-1].transitions] == ["Search"]
-        obs, _, _, _, info = env.step('{"kind": "click", "element": 9999}')
-        assert "9999" in info["error"] and obs in env.observation_space
-        with pytest.raises(gymnasium.error.InvalidAction):
-            env.step({"kind": "wait"})
-        obs, reward, term, trunc, _ = env.step('{"kind": "finish", "answer": "x"}')
-        assert term and not trunc and reward in (0.0, 1.0)
+def test_axtree_observations_of_every_site_and_a_trajectory_are_in_the_space(
+        server: ServerHandle, host: BrowserHost) -> None:
+    for site in site_names():  # sharing one server and browser: built directly, not by id
+        env = wgym.WebMDPEnv(f"{site}-v1", mode="browser", server=server, host=host)
+        obs, _ = env.reset(seed=0)
+        assert obs in env.observation_space, site
         env.close()
+        assert host.alive()  # a shared browser outlives the env
+    env = wgym.WebMDPEnv("shopping-v1", mode="browser", server=server, host=host,
+                         task_id="shopping_0000")
+    obs, _ = env.reset()
+    query = env.task.params["query"]  # type: ignore[union-attr]
+    box = _element(obs, 'textbox "Search')
+    obs, _, _, _, info = env.step(json.dumps({"kind": "type", "element": box,
+                                              "text": query + "\n"}))
+    assert info["error"] is None and obs in env.observation_space
+    assert [t.action for t in env.inner.trace.steps[-1].transitions] == ["Search"]
+    obs, _, _, _, info = env.step('{"kind": "click", "element": 9999}')
+    assert "9999" in info["error"] and obs in env.observation_space
+    with pytest.raises(gymnasium.error.InvalidAction):
+        env.step({"kind": "wait"})
+    obs, reward, term, trunc, _ = env.step('{"kind": "finish", "answer": "x"}')
+    assert term and not trunc and reward in (0.0, 1.0)
+    env.close()
