@@ -24,7 +24,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("server",),
     ("env",),
     ("agents",),
-    ("gym", "testing"),
+    ("gym", "testing", "rl"),
     ("runner",),
     ("synth", "forge"),
     ("eval",),

@@ -16,7 +16,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from webmdp.errors import ConfigError, WebMDPError, unknown_choice
 from webmdp.sites import get_site, site_names
-from webmdp.tasks.generate import generate_site_tasks
+from webmdp.tasks.generate import generate_sets, generate_site_tasks
 from webmdp.tasks.io import read_tasks
 from webmdp.tasks.model import Task
 
@@ -66,6 +66,32 @@ def user_errors() -> Iterator[None]:
         raise fail(str(exc)) from None
 
 
+def read_task_file(path: Path) -> list[Task]:
+    """A task file's tasks (:func:`read_tasks`), each world checked for the shape every site
+    reads (``site``, ``entities`` with ids, ``meta``): a bad world is a one-line error naming
+    the task, not a KeyError inside a run."""
+    tasks = read_tasks(path)
+    for t in tasks:
+        why = _world_problem(t.world)
+        if why:
+            raise ConfigError(f"{path}: task {t.id}: world: {why}")
+    return tasks
+
+
+def _world_problem(world: Any) -> str | None:
+    if not isinstance(world.get("site"), str):
+        return "needs 'site', a site name"
+    entities = world.get("entities")
+    if not isinstance(entities, list):
+        return "needs 'entities', a list of entities"
+    for k, e in enumerate(entities):
+        if not isinstance(e, dict) or "id" not in e:
+            return f"entities[{k}] is not an entity with an 'id'"
+    if not isinstance(world.get("meta") or {}, dict):
+        return "'meta' must be an object"
+    return None
+
+
 @cache
 def site_tasks(site: str) -> tuple[Task, ...]:
     return tuple(generate_site_tasks(get_site(site)))
@@ -113,6 +139,9 @@ def select_tasks(site: str | None, *, tasks_file: Path | None = None, template: 
         if tasks_file is not None:
             raise ConfigError(f"give either --suite FILE or --tasks FILE, not both ({suite}, "
                               f"{tasks_file})")
+        if not Path(suite).is_file():
+            raise ConfigError(f"unknown suite '{suite}': valid suites are "
+                              f"{', '.join(SUITES)}, or a JSONL task file")
         tasks_file = Path(suite)
     elif suite == CROSS or (tasks_file is None and any(
             i.startswith(CROSS + "_") for i in task_ids or [])):
@@ -128,7 +157,7 @@ def select_tasks(site: str | None, *, tasks_file: Path | None = None, template: 
         return made[:limit]
     sites = _names(site)
     if tasks_file is not None:
-        tasks = read_tasks(tasks_file)
+        tasks = read_task_file(tasks_file)
         source = f"{len(tasks)} tasks in {tasks_file}"
         if check_one_suite(tasks, tasks_file) == CROSS:
             return _select_cross(site, tasks_file, template, task_ids, limit, spread, tasks)
@@ -136,6 +165,8 @@ def select_tasks(site: str | None, *, tasks_file: Path | None = None, template: 
         names = sites or _sites_of(task_ids) or site_names()
         for n in names:
             get_site(n)
+        if len(names) > 1:
+            generate_sets([get_site(n) for n in names])  # built in parallel where missing
         tasks = [t for n in names for t in site_tasks(n)]
         source = f"{len(tasks)} tasks of {', '.join(names)}"
     steps = _Filters(tasks, source)
@@ -216,7 +247,7 @@ def _select_cross(site: str | None, tasks_file: Path | None, template: str | Non
     ``template`` names DAG patterns."""
     if tasks is None:
         if tasks_file is not None:
-            tasks = read_tasks(tasks_file)
+            tasks = read_task_file(tasks_file)
             check_one_suite(tasks, tasks_file)
         else:
             tasks = list(cross_tasks())

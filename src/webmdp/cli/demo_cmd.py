@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from webmdp.cli.common import console, fail, in_range, select_tasks, user_errors
+from webmdp.cli.common import console, fail, select_tasks, user_errors
 from webmdp.runner.spec import AgentSpec, RunSettings
 from webmdp.sites import get_site, site_names
 
@@ -37,8 +37,6 @@ def demo(
     from webmdp.eval.load import load_runs
     from webmdp.eval.write import write_report
 
-    in_range("--per-site", per_site, 1)
-    in_range("--workers", workers, 0)
     with user_errors():
         tasks = [t for s in demo_sites(sites) for t in select_tasks(s, limit=per_site,
                                                                      spread=True)]

@@ -10,7 +10,8 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from webmdp.cli.common import _names, console, fail, in_range, request_options, user_errors
+from webmdp.cli.common import _names, console, fail, request_options, user_errors
+from webmdp.redact import write_scrubbed
 
 app = typer.Typer(help="WebForge's pipeline: balanced tasks per domain x level x answer type, "
                   "refined and validated, with Table 8; and `forge calibrate`.",
@@ -60,7 +61,6 @@ def forge(
 
     if out is None:
         raise fail("give --out DIR (or a subcommand: calibrate)")
-    in_range("--per-cell", per_cell, 1)
     if noise not in NOISE_LEVELS:
         raise fail(f"unknown noise level '{noise}'; valid choices: {', '.join(NOISE_LEVELS)}")
     with user_errors():
@@ -77,7 +77,7 @@ def forge(
     out.mkdir(parents=True, exist_ok=True)
     write_tasks(out / "tasks.jsonl", made.tasks())
     data = made.to_json()
-    (out / "forge.json").write_text(json.dumps(data, indent=1))
+    write_scrubbed(out / "forge.json", json.dumps(data, indent=1))
     if as_json:
         typer.echo(json.dumps(data))
         return
@@ -164,8 +164,6 @@ def calibrate(
     from webmdp.forge.calibrate import calibrate as run
     from webmdp.redact import register as register_secret
 
-    in_range("--per-level", per_level, 1)
-    in_range("--visual", visual, 0)
     register_secret(api_key)
     agents = tuple(dict.fromkeys(_names(agent)))
     model_cfg = None
@@ -255,7 +253,7 @@ def answers(
         with console.status(f"comparing {len(eps)} answers..."):
             path = judge_answers(run, model, eps)
         result = answer_agreement([r for r in read_rows(path) if r["judge"] == judge_model])
-    (run / "answers" / "agreement.json").write_text(json.dumps(result, indent=2) + "\n")
+    write_scrubbed(run / "answers" / "agreement.json", json.dumps(result, indent=2) + "\n")
     c = result["confusion"]
     table = Table("answers", "unjudged", "TP", "FP", "FN", "TN", "agreement", "kappa",
                   title=f"{judge_model} vs the exact comparison")

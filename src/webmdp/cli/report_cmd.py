@@ -8,7 +8,8 @@ from pathlib import Path
 
 import typer
 
-from webmdp.cli.common import fail, in_range, user_errors
+from webmdp.cli.common import fail, user_errors
+from webmdp.runner.lock import owned
 
 
 def report(
@@ -39,12 +40,15 @@ def report(
     from webmdp.eval.load import load_runs
     from webmdp.eval.write import report_json, write_report
 
-    in_range("--window", window, 1)
     for run_dir in run_dirs:
         if not run_dir.is_dir():
             raise fail(f"no run directory {run_dir}")
     with user_errors():
         loaded = load_runs(run_dirs)
+        if not loaded.episodes and len(run_dirs) > 1 and all(_task_count(r) for r in run_dirs):
+            counts = ", ".join(f"{r} has {_task_count(r)}" for r in run_dirs)
+            raise fail(f"the runs share no task, so there is nothing to compare ({counts} "
+                       "tasks with episodes); report each run alone, or run the same tasks")
         if not loaded.episodes:
             reasons = f" ({len(loaded.skipped)} unreadable traces)" if loaded.skipped else ""
             raise fail(f"no episodes in {', '.join(map(str, run_dirs))}{reasons}")
@@ -54,7 +58,9 @@ def report(
 
             match = make_matcher(matcher, judge_model=judge_model, base_url=judge_base_url)
         analysis = analyse(loaded, matcher=match, window=window)
-        paths = write_report(analysis, out or run_dirs[0] / "report")
+        folder = out or run_dirs[0] / "report"
+        with owned(folder, "report folder"):  # one writer per folder (webmdp.runner.lock)
+            paths = write_report(analysis, folder)
     if as_json:
         typer.echo(json.dumps(report_json(analysis), indent=2))
     else:
@@ -64,3 +70,8 @@ def report(
     if analysis.skipped:
         typer.echo(f"skipped {len(analysis.skipped)} inputs (listed in the report)", err=True)
     typer.echo(f"wrote {', '.join(str(p) for p in paths.values())}", err=True)
+
+
+def _task_count(run_dir: Path) -> int:
+    """How many tasks of the run have an episode (episodes/<agent>/<mode>/<task>.json)."""
+    return len({p.stem for p in (run_dir / "episodes").glob("*/*/*.json")})

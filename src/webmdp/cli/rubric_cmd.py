@@ -9,6 +9,8 @@ from pathlib import Path
 import typer
 
 from webmdp.cli.common import console, fail, request_options, user_errors
+from webmdp.redact import write_scrubbed
+from webmdp.runner.lock import owned
 
 app = typer.Typer(help="Rubric trees (CAP): the file format, and an agent-as-judge measured "
                   "against the exact leaves.", no_args_is_help=True)
@@ -69,7 +71,7 @@ def judge(
         if m not in MODES:
             raise fail(f"unknown --mode {m!r}; valid choices: {', '.join(MODES)}")
     options = request_options(timeout, max_retries, concurrency, limit)
-    with user_errors():
+    with user_errors(), owned(run):  # one owner per run directory (webmdp.runner.lock)
         eps = [e for e in episodes(run) if e.task.cross is not None]
         if not eps:
             raise fail(f"{run}: no episode of a cross-site task (run one with "
@@ -82,7 +84,7 @@ def judge(
         trees = [t for t in read_rows(run / "rubric" / "judged.jsonl")
                  if t["result"]["judge"].startswith(judge_model + ":")]
         result = agreement(rows, trees, {e.key: e for e in eps})
-    (run / "rubric" / "agreement.json").write_text(json.dumps(result, indent=2) + "\n")
+        write_scrubbed(run / "rubric" / "agreement.json", json.dumps(result, indent=2) + "\n")
     from rich.table import Table
 
     for m, res in result.items():

@@ -17,11 +17,11 @@ from webmdp.cli.common import (
     check_noise,
     console,
     fail,
-    in_range,
     select_tasks,
     user_errors,
 )
 from webmdp.errors import ConfigError, unknown_choice
+from webmdp.redact import REDACTED, redact_url
 from webmdp.runner import manifest as mf
 from webmdp.runner.spec import AgentSpec, RunSettings
 
@@ -170,22 +170,7 @@ def run(
     from webmdp.runner.display import LiveDisplay
     from webmdp.runner.run import RunPlan, execute_run
 
-    for option, number, low in (("--limit", limit, 1), ("--step-budget", step_budget, 1),
-                                ("--workers", workers, 0), ("--slots", slots, 1),
-                                ("--retries", retries, 0), ("--branching", branching, 1),
-                                ("--history-images", history_images, 1),
-                                ("--max-tokens", max_tokens, 1), ("--max-retries", max_retries, 0),
-                                ("--concurrency", concurrency, 1)):
-        if number is not None:
-            in_range(option, number, low)
-    for option, seconds in (("--episode-timeout", episode_timeout), ("--step-timeout",
-                            step_timeout), ("--timeout", timeout)):
-        if seconds is not None and seconds <= 0:
-            raise fail(f"{option} must be more than 0 seconds, got {seconds:g}")
-    for option, amount in (("--price-in", price_in), ("--price-out", price_out),
-                           ("--temperature", temperature)):
-        if amount is not None and amount < 0:
-            raise fail(f"{option} cannot be negative, got {amount:g}")
+    # every number and path was checked as the line was parsed (webmdp.cli.ranges)
     given = {name for name in ctx.params  # options typed on this command line
              if getattr(ctx.get_parameter_source(name), "name", "") == "COMMANDLINE"}
     register_secret(api_key)
@@ -219,6 +204,8 @@ def run(
         endpoint = _endpoint(model_cfg, api_key, stored if "model" not in given else None)
         if model_cfg is not None:
             model_cfg = _with_endpoint(model_cfg, endpoint)
+            # the manifest and the preflight line show the URL without its credential
+            endpoint["base_url"] = redact_url(endpoint["base_url"] or "") or None
         if stored is not None:
             ident = stored["identity"]
             if "agent" not in given:
@@ -274,7 +261,8 @@ def run(
             from webmdp.agents.llm.preflight import preflight
 
             def check() -> None:
-                console.print(f"preflight: one request to {endpoint.get('base_url') or model}",
+                console.print(f"preflight: one request to "
+                              f"{redact_url(endpoint.get('base_url') or '') or model}",
                               highlight=False)
                 preflight(model_cfg)
 
@@ -412,6 +400,8 @@ def _stored_model(stored: dict, given: set[str], **operational: Any) -> object:
                         ("max_retries", "max_retries"), ("concurrency", "concurrency")):
         if option in given:
             restored[key] = operational[key]
+    if "base_url" not in given and REDACTED in (restored["base_url"] or ""):
+        restored["base_url"] = _credential_url(models[0]["model"], str(restored["base_url"]))
     key_env = _provider(models[0]["model"]).key_env
     if operational["api_key"] is None and not os.environ.get(key_env) \
             and ops.get("api_key_from") == "flag":
@@ -419,6 +409,22 @@ def _stored_model(stored: dict, given: set[str], **operational: Any) -> object:
                           f"stores: set {key_env} (or pass --api-key) to resume it")
     return ModelAgentConfig(**models[0], **restored,  # type: ignore[arg-type]
                             api_key=operational["api_key"])
+
+
+def _credential_url(model: str, stored_url: str) -> str:
+    """The real URL of a resumed run whose stored endpoint URL had its credential blanked:
+    the provider's base-URL environment variable when it redacts to the stored form, else a
+    one-line error asking for --base-url again."""
+    from webmdp.agents.llm.clients import base_url_for
+
+    from_env = base_url_for(_provider(model).name, None)
+    if from_env and redact_url(from_env) == stored_url:
+        console.print("resume: the endpoint URL's credential is not stored; taking the URL from "
+                      "the environment", highlight=False)
+        return from_env
+    raise ConfigError(f"this run's endpoint URL ({stored_url}) carries a credential, which "
+                      "webmdp never stores: pass --base-url again (or set the provider's "
+                      "base-URL environment variable) to resume it")
 
 
 def _provider(model: str) -> Any:

@@ -12,9 +12,11 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
-from webmdp.cli.common import console, fail, in_range, progress, prose, user_errors
+from webmdp.cli.common import console, fail, progress, prose, user_errors
+from webmdp.cli.ranges import guard
 from webmdp.cli.synth_export_cmd import export_cmd
 from webmdp.cli.synth_steprm_cmd import steprm_app, steprm_data
+from webmdp.runner.lock import owned
 from webmdp.synth.sidefile import row_key
 
 if TYPE_CHECKING:
@@ -76,16 +78,13 @@ def grade(
 
     steprm:PATH: a step reward model trained by `webmdp synth steprm train`.
     """
-    in_range("--budget", budget, 1)
-    in_range("--window", window, 1)
-    in_range("--samples", samples, 1)
     kind = grader.split(":", 1)[0]
     if kind not in ("exact", "model", "steprm") or (kind == "steprm" and ":" not in grader):
         raise fail(f"unknown grader {grader!r}: use {GRADERS}")
     if kind == "model" and not model:
         raise fail("--grader model needs --model PROVIDER/MODEL (and --base-url for a local "
                    "endpoint)")
-    with user_errors():
+    with user_errors(), owned(run):  # one owner per run directory (webmdp.runner.lock)
         if kind == "exact":
             rows, n, path = _grade_exact(run, budget)
         elif kind == "model":
@@ -205,12 +204,11 @@ def thoughts(
     from webmdp.synth.sidefile import thoughts_path, write_rows
     from webmdp.synth.thoughts import ExactThoughts, ModelThoughts
 
-    in_range("--window", window, 1)
     if source not in ("exact", "model"):
         raise fail(f"--thoughts must be exact or model, got {source!r}")
     if source == "model" and not model:
         raise fail("--thoughts model needs --model PROVIDER/MODEL")
-    with user_errors():
+    with user_errors(), owned(run):
         exact = ExactThoughts() if source == "exact" else None
         writer = None if exact else ModelThoughts(model or "", window=window, **_model_options(
             base_url, timeout, max_retries, concurrency, None))
@@ -259,7 +257,6 @@ def rollouts(
     runner_app = typer.Typer()  # `webmdp run` alone: one command, so no "run" in its argv
     runner_app.command()(run_cmd.run)
 
-    in_range("--n", n, 1)
     if trajectory_filter not in ("verifier", "judge"):
         raise fail(f"--filter must be verifier or judge, got {trajectory_filter!r}")
     if trajectory_filter == "judge" and not judge_model:
@@ -270,7 +267,7 @@ def rollouts(
     model_agent = "--model" in extra or any(x.startswith("--model=") for x in extra)
     if model_agent and "--temperature" not in extra:
         args += ["--temperature", str(1.0 if temperature is None else temperature)]
-    code = get_command(runner_app).main(args=args, prog_name="webmdp run",
+    code = guard(get_command(runner_app), "run").main(args=args, prog_name="webmdp run",
                                         standalone_mode=False)
     if code not in (None, 0, 3):
         raise typer.Exit(code=int(code))
@@ -334,7 +331,6 @@ def agreement_cmd(
     complement, the CDF, as 'cdf') and the steps kept per cutoff 2, 4, 5, 6, 8."""
     from webmdp.synth.agreement import agreement, markdown
 
-    check_cutoff(cutoff)
     if split not in ("gt", "ge"):
         raise fail(f"--split must be gt or ge, got {split!r}")
     with user_errors():
@@ -347,11 +343,6 @@ def agreement_cmd(
         typer.echo(json.dumps(result, indent=2))
     else:
         typer.echo(markdown(result))
-
-
-def check_cutoff(cutoff: float) -> None:
-    if not 0 <= cutoff <= 10:
-        raise fail(f"--cutoff must be between 0 and 10, got {cutoff:g}")
 
 
 def source_label(source: str) -> str:

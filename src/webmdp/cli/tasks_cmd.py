@@ -11,7 +11,6 @@ from webmdp.cli.common import (
     check_difficulty,
     console,
     fail,
-    in_range,
     progress,
     select_tasks,
     user_errors,
@@ -35,8 +34,6 @@ def list_tasks(
     suite: str = SUITE,
 ) -> None:
     """One line per task: id, template, complexity and instruction."""
-    if limit is not None:
-        in_range("--limit", limit, 1)
     with user_errors():
         tasks = select_tasks(site, tasks_file=tasks_file, template=template, limit=limit,
                              suite=suite)
@@ -91,10 +88,6 @@ def generate(
     stream of candidate tasks (templates x hard negatives x seeded worlds) for ones whose
     measured vector meets the request, and names them SITE_L<level>_NNNN (`tasks show`,
     `run --task` and `webmdp.make` resolve those names)."""
-    if limit is not None:
-        in_range("--limit", limit, 1)
-    if level is not None:
-        in_range("--level", level, 1, 3)
     if suite not in ("builtin", "cross-site"):
         raise fail(f"--suite for generate is 'builtin' or 'cross-site', not {suite!r}")
     if suite == "cross-site":
@@ -169,10 +162,10 @@ def check(
     naming the task and both vectors. Reading a file (`run --tasks`, `--suite FILE`) checks
     its format only; `run` checks the tasks it runs, `validate --suite FILE` the whole file.
     Not the site conformance checker (`webmdp check`)."""
-    from webmdp.tasks.io import read_tasks
+    from webmdp.cli.common import read_task_file
 
     with user_errors():
-        tasks = [t for t in read_tasks(tasks_file) if t.cross is None]
+        tasks = [t for t in read_task_file(tasks_file) if t.cross is None]
         with progress() as bar:
             job = bar.add_task(f"measure {tasks_file.name}", total=len(tasks))
             check_difficulty(tasks, tasks_file, on_done=lambda n: bar.advance(job, n))

@@ -12,7 +12,6 @@ from webmdp.cli.common import (
     check_noise,
     console,
     fail,
-    in_range,
     progress,
     select_tasks,
     user_errors,
@@ -42,9 +41,6 @@ def validate(
     from webmdp.runner.validate import validate_sites
     from webmdp.sites import site_names
 
-    if limit is not None:
-        in_range("--limit", limit, 1)
-    in_range("--workers", workers, 1)
     t0 = time.perf_counter()
     with user_errors():
         check_noise(noise)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import typer
 
-from webmdp.cli.common import console, fail, in_range, user_errors
+from webmdp.cli.common import console, fail, user_errors
 
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
 
@@ -44,8 +44,6 @@ def view(
     """
     from webmdp.viewer import RunIndex, ViewerServer, create_app
 
-    in_range("--port", port, 0, 65535)
-    in_range("--page-size", page_size, 1, 1000)
     for run_dir in run_dirs:
         if not run_dir.is_dir():
             raise fail(f"no run directory {run_dir}")

@@ -144,14 +144,23 @@ def parse_tree(data: Any, source: str = "rubric") -> RubricNode:
 
 
 def load_tree(path: str | Path) -> RubricNode:
+    """A rubric tree file, refused in one line when it is missing, not UTF-8, not JSON or
+    nested deeper than the parsers go (a crafted file must not end in a RecursionError)."""
     p = Path(path)
     try:
-        data = json.loads(p.read_text())
-    except FileNotFoundError:
+        data = json.loads(p.read_bytes().decode("utf-8"))
+    except (FileNotFoundError, IsADirectoryError):
         raise ConfigError(f"{p}: no such rubric file") from None
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{p}: not UTF-8 text (byte {exc.start})") from None
     except json.JSONDecodeError as exc:
         raise ConfigError(f"{p}: invalid JSON ({exc.msg}, line {exc.lineno})") from None
-    return parse_tree(data, str(p))
+    except RecursionError:
+        raise ConfigError(f"{p}: the JSON is nested too deeply to be a rubric tree") from None
+    try:
+        return parse_tree(data, str(p))
+    except RecursionError:
+        raise ConfigError(f"{p}: the tree is nested too deeply") from None
 
 
 def tree_schema() -> dict[str, Any]:
