@@ -1,0 +1,52 @@
+"""`webmdp rl`: serve webmdp to reinforcement-learning trainers (OpenEnv)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from webmdp.cli.common import fail, in_range, read_task_file, user_errors
+
+app = typer.Typer(help="Reinforcement-learning integrations (OpenEnv server).",
+                  no_args_is_help=True)
+
+
+@app.command("serve")
+def serve(
+    site: str = typer.Option("all", "--site", help="A site, 'all', or 'cross-site'."),
+    mode: str = typer.Option("semantic", "--mode", help="Observation mode (semantic)."),
+    reward: str = typer.Option("terminal", "--reward",
+                               help="terminal (1/0 verdict), dense (potential-based shaping) "
+                                    "or rubric (cross-site rubric root)."),
+    max_sessions: int = typer.Option(16, "--max-sessions",
+                                     help="Concurrent WebSocket sessions (>= the trainer's "
+                                          "generation batch)."),
+    step_budget: int = typer.Option(50, "--step-budget", help="Steps per episode and site."),
+    tasks: Path | None = typer.Option(None, "--tasks", help="A task file: served as split "
+                                                            "'file'."),
+    host: str = typer.Option("127.0.0.1", "--host", help="Interface to bind (loopback)."),
+    port: int = typer.Option(8000, "--port", help="TCP port."),
+) -> None:
+    """Serve an OpenEnv environment (HTTP + WebSocket, OpenEnv's own server) over webmdp's
+    semantic MDP: task splits, deterministic resets, terminal / dense / rubric rewards."""
+    in_range("--max-sessions", max_sessions, 1)
+    in_range("--step-budget", step_budget, 1)
+    in_range("--port", port, 0, 65535)
+    try:
+        from webmdp.rl.server import build_app
+        from webmdp.rl.server import serve as run
+    except ImportError as exc:
+        raise fail(f"webmdp rl needs OpenEnv: pip install 'webmdp[openenv]' ({exc})") from None
+    if tasks is not None:
+        with user_errors():
+            read_task_file(tasks)
+    try:
+        app_ = build_app(site=site, mode=mode, reward=reward,  # type: ignore[arg-type]
+                         max_sessions=max_sessions, step_budget=step_budget,
+                         tasks_file=None if tasks is None else str(tasks))
+    except ValueError as exc:
+        raise fail(str(exc)) from None
+    typer.echo(f"webmdp OpenEnv server on http://{host}:{port} (site={site}, reward={reward}, "
+               f"max sessions={max_sessions})", err=True)
+    run(app_, host=host, port=port)

@@ -1,0 +1,193 @@
+"""OpenEnv adapter (``pip install 'webmdp[openenv]'``): webmdp's semantic MDP as an OpenEnv
+``Environment``, so one server reaches TRL, Unsloth, verifiers / prime-rl and SkyRL.
+
+A thin layer over :class:`~webmdp.env.semantic.SemanticEnv` (the episode loop, the budget, the
+verdict all stay there): it picks the task deterministically from ``reset``'s arguments, turns
+the 5-tuple into one observation, and adds the shaping or rubric reward a trainer asks for.
+The goal (verifier, target, distance) never reaches an observation.
+"""
+
+from __future__ import annotations
+
+import uuid
+from importlib.metadata import PackageNotFoundError, version
+from typing import Any
+
+from openenv.core.env_server.interfaces import Environment
+from openenv.core.env_server.types import Action, EnvironmentMetadata, Observation, State
+from pydantic import Field
+
+from webmdp.env.episode import DEFAULT_STEP_BUDGET
+from webmdp.env.semantic import SemanticEnv
+from webmdp.rl.rewards import REWARD_MODES, RewardMode, final_reward, potential
+from webmdp.rl.splits import ALL, TRAIN, Catalog, resolve_path, task_spec, unknown
+from webmdp.tasks.distance import DEFAULT_MAX_EXPANSIONS
+from webmdp.tasks.model import Task
+
+__all__ = ["ENV_NAME", "MODES", "WebMDPAction", "WebMDPEnvironment", "WebMDPObservation",
+           "WebMDPState"]
+
+ENV_NAME = "webmdp"
+MODES = ("semantic",)
+"""Observation modes served; browser mode (pixels / accessibility tree) is not yet wired."""
+
+
+class WebMDPAction(Action):
+    """A semantic action, as the observation's ``Available actions`` list names it;
+    ``Finish`` (``{"answer": ...}``) ends the episode."""
+
+    name: str = Field(description="Action name, e.g. Search, OpenProduct, Finish")
+    params: dict[str, Any] = Field(default_factory=dict, description="The action's parameters")
+
+
+class WebMDPObservation(Observation):
+    """What a model agent reads: the page as text (``model_view(obs).text``), the task's
+    instruction, and the site's own error text when the last action was invalid."""
+
+    text: str = Field(default="", description="The current page as text, with its actions")
+    instruction: str = Field(default="", description="The task, in words")
+    error: str | None = Field(default=None, description="Why the last action was refused")
+
+
+class WebMDPState(State):
+    """Where the episode is: its id, its step count and the task it runs."""
+
+    task_id: str | None = Field(default=None, description="The task of the episode")
+
+
+class WebMDPEnvironment(Environment[WebMDPAction, WebMDPObservation, WebMDPState]):
+    """One semantic-mode episode at a time over a site (or ``all``, or ``cross-site``).
+
+    Construction is cheap (no task is built): the server makes one per HTTP call and one per
+    WebSocket session. ``reset`` chooses the task from ``task_id``; else from ``split`` and
+    ``index``; else ``index = seed % num_tasks("train")``; the same arguments always give the
+    same start state. ``reward``: ``terminal`` (1/0 from the exact verifier at the end),
+    ``dense`` (terminal plus potential-based shaping) or ``rubric`` (a cross-site task's
+    rubric root at the end).
+    """
+
+    SUPPORTS_CONCURRENT_SESSIONS = True
+
+    def __init__(self, site: str = ALL, *, mode: str = "semantic",
+                 reward: RewardMode = "terminal", step_budget: int = DEFAULT_STEP_BUDGET,
+                 tasks_file: str | None = None,
+                 max_expansions: int = DEFAULT_MAX_EXPANSIONS) -> None:
+        super().__init__()
+        if mode not in MODES:
+            raise unknown("mode", mode, MODES)
+        if reward not in REWARD_MODES:
+            raise unknown("reward", reward, REWARD_MODES)
+        if step_budget < 1:
+            raise ValueError(f"step_budget must be at least 1, got {step_budget}")
+        self.catalog = Catalog(site, resolve_path(tasks_file))
+        self.reward_mode: RewardMode = reward
+        self.step_budget = step_budget
+        self.max_expansions = max_expansions
+        self._env: SemanticEnv | None = None
+        self._phi = 0.0
+        self._state = WebMDPState()
+
+    # -- the task API (OpenEnv's TaskProvider) -------------------------------------------------
+    def list_splits(self) -> list[str]:
+        return self.catalog.splits()
+
+    def num_tasks(self, split: str) -> int:
+        return len(self.catalog.tasks(split))
+
+    def get_task(self, split: str, index: int) -> dict[str, Any]:
+        """The task spec at ``index``; IndexError past either end."""
+        return task_spec(self._task_at(split, index), split, index)
+
+    def list_tasks(self, split: str) -> list[dict[str, Any]]:
+        return [task_spec(t, split, i) for i, t in enumerate(self.catalog.tasks(split))]
+
+    def get_task_range(self, split: str, start: int | None = None,
+                       stop: int | None = None) -> list[dict[str, Any]]:
+        tasks = self.catalog.tasks(split)
+        lo, hi, _ = slice(start, stop).indices(len(tasks))
+        return [task_spec(tasks[i], split, i) for i in range(lo, hi)]
+
+    def _task_at(self, split: str, index: int) -> Task:
+        tasks = self.catalog.tasks(split)
+        if not 0 <= index < len(tasks):
+            raise IndexError(f"task index {index} out of range for split {split!r} "
+                             f"({len(tasks)} tasks)")
+        return tasks[index]
+
+    def choose(self, *, seed: int | None = None, task_id: str | None = None,
+               split: str | None = None, index: int | None = None) -> Task:
+        """The task ``reset`` runs for these arguments (see the class docstring)."""
+        if task_id is not None:
+            return self.catalog.task(task_id)
+        split = TRAIN if split is None else split
+        if index is None:
+            count = self.num_tasks(split)
+            if count == 0:
+                raise ValueError(f"split {split!r} holds no tasks")
+            index = (seed or 0) % count
+        return self._task_at(split, index)
+
+    # -- the episode ---------------------------------------------------------------------------
+    def reset(self, seed: int | None = None, episode_id: str | None = None,
+              task_id: str | None = None, split: str | None = None, index: int | None = None,
+              **kwargs: Any) -> WebMDPObservation:
+        task = self.choose(seed=seed, task_id=task_id, split=split, index=index)
+        self._env = SemanticEnv(task, agent="openenv", step_budget=self.step_budget)
+        obs, _ = self._env.reset(seed=seed)
+        self._phi = self._potential() if self.reward_mode == "dense" else 0.0
+        self._state = WebMDPState(episode_id=episode_id or uuid.uuid4().hex, step_count=0,
+                                  task_id=task.id)
+        return self._observation(obs, reward=None, done=False, error=None, truncated=False)
+
+    def step(self, action: WebMDPAction, timeout_s: float | None = None,
+             **kwargs: Any) -> WebMDPObservation:
+        if self._env is None:
+            raise RuntimeError("no episode in progress: call reset() first")
+        obs, terminal, terminated, truncated, info = self._env.step(
+            {"name": action.name, "params": dict(action.params)})
+        done = terminated or truncated
+        final = final_reward(self.reward_mode, terminal, self._env.trace) if done else 0.0
+        reward = final
+        if self.reward_mode == "dense":
+            phi = 0.0 if done else self._potential()
+            reward = terminal + phi - self._phi
+            self._phi = phi
+        self._state.step_count = int(info["steps"])
+        return self._observation(obs, reward=reward, done=done, error=info["error"],
+                                 truncated=truncated)
+
+    def _potential(self) -> float:
+        assert self._env is not None and self._env.tracker is not None
+        return potential(self._env.task, self._env.tracker.state,
+                         max_expansions=self.max_expansions)
+
+    def _observation(self, obs: dict[str, Any], *, reward: float | None, done: bool,
+                     error: str | None, truncated: bool) -> WebMDPObservation:
+        return WebMDPObservation(
+            text=obs["text"], instruction=obs["instruction"], error=error, done=done,
+            reward=reward, metadata={"task_id": self._state.task_id,
+                                     "step": self._state.step_count, "truncated": truncated})
+
+    @property
+    def state(self) -> WebMDPState:
+        return self._state
+
+    def get_metadata(self) -> EnvironmentMetadata:
+        return EnvironmentMetadata(
+            name=ENV_NAME, version=_version(),
+            description=("Deterministic semantic-MDP websites (webmdp): typed semantic actions, "
+                         f"text observations; site={self.catalog.site}, "
+                         f"reward={self.reward_mode}."))
+
+    def close(self) -> None:
+        if self._env is not None:
+            self._env.close()
+
+
+def _version() -> str | None:
+    """webmdp's installed version (read from the distribution: the ``webmdp`` facade stands
+    above every layer, so this room may not import it)."""
+    try:
+        return version("webmdp")
+    except PackageNotFoundError:
+        return None

@@ -1,0 +1,141 @@
+"""The OpenEnv environment in process: SemanticEnv's transitions, deterministic task choice,
+the task API's errors, the reward modes and what an observation may not carry."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from rl_support import oracle_actions, run
+
+from webmdp.agents.llm.observe import ObservationConfig, model_view
+from webmdp.env.semantic import SemanticEnv
+from webmdp.rl.openenv import WebMDPAction, WebMDPEnvironment
+from webmdp.rl.rewards import potential
+from webmdp.rl.splits import LEVELS, TEST, TRAIN, split_of
+from webmdp.sites import site_names
+from webmdp.tasks.distance import state_after
+
+
+def test_transitions_match_semantic_env(shopping_env: WebMDPEnvironment) -> None:
+    task = shopping_env.catalog.tasks(TRAIN)[2]
+    actions = [WebMDPAction(name="AddToCart"), *oracle_actions(task)]  # first one is invalid
+    got = run(shopping_env, task, actions)
+    ref = SemanticEnv(task)
+    obs, _ = ref.reset()
+    assert got[0].text == obs["text"] == model_view(obs, ObservationConfig()).text
+    assert got[0].instruction == task.instruction and got[0].reward is None
+    for a, o in zip(actions, got[1:], strict=True):
+        obs, reward, term, trunc, info = ref.step({"name": a.name, "params": a.params})
+        assert (o.text, o.reward, o.done, o.error) == (obs["text"], reward, term or trunc,
+                                                       info["error"])
+    assert got[1].error and got[1].reward == 0.0 and not got[1].done  # the site's own words
+    assert got[-1].reward == 1.0 and got[-1].done
+    assert shopping_env.state.step_count == len(actions)
+
+
+def test_reset_is_deterministic(shopping_env: WebMDPEnvironment) -> None:
+    env = shopping_env
+    n = env.num_tasks(TRAIN)
+    a = env.reset(seed=n + 3)
+    first = env.state.task_id
+    assert env.reset(split=TRAIN, index=3) == a and env.state.task_id == first
+    assert first == env.get_task(TRAIN, 3)["id"]
+    assert env.reset(task_id=first) == a
+    env.reset()
+    assert env.state.task_id == env.get_task(TRAIN, 0)["id"]  # seed None counts as 0
+    other = WebMDPEnvironment("shopping")
+    assert other.reset(seed=n + 3) == a
+    other.reset(split=TEST, index=1)
+    assert other.state.task_id == env.get_task(TEST, 1)["id"]
+
+
+def test_bad_choices_raise(shopping_env: WebMDPEnvironment) -> None:
+    with pytest.raises(ValueError, match="unknown task id"):
+        shopping_env.reset(task_id="shopping_9999")
+    with pytest.raises(ValueError, match="unknown split"):
+        shopping_env.reset(split="validation")
+    with pytest.raises(ValueError, match="unknown split"):
+        shopping_env.num_tasks("nope")
+    n = shopping_env.num_tasks(TEST)
+    with pytest.raises(IndexError):
+        shopping_env.get_task(TEST, n)
+    with pytest.raises(IndexError):
+        shopping_env.get_task(TEST, -1)
+    with pytest.raises(ValueError, match="unknown reward"):
+        WebMDPEnvironment("shopping", reward="sparse")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="unknown site"):
+        WebMDPEnvironment("nowhere")
+
+
+def test_splits_partition_the_tasks(shopping_env: WebMDPEnvironment) -> None:
+    env = shopping_env
+    assert env.list_splits() == [TRAIN, TEST, *LEVELS]
+    train = {t["id"] for t in env.list_tasks(TRAIN)}
+    test = {t["id"] for t in env.list_tasks(TEST)}
+    assert not train & test and len(train | test) == 180
+    assert all(split_of(i) == TRAIN for i in train) and 0 < len(test) < len(train)
+    assert sum(env.num_tasks(s) for s in LEVELS) == 180
+    assert env.get_task_range(TRAIN, 2, 5) == [env.get_task(TRAIN, i) for i in (2, 3, 4)]
+    spec = env.get_task(TRAIN, 0)
+    assert not {"verifier", "target", "answer", "oracle"} & set(spec)
+
+
+def _two_per_site() -> list[tuple[str, int]]:
+    return [(s, i) for s in site_names() for i in (0, 1)]
+
+
+@pytest.mark.parametrize(("site", "index"), _two_per_site())
+def test_oracle_rewards(site: str, index: int) -> None:
+    """Terminal: the oracle earns 1. Dense: the rewards sum to terminal - Φ(s₀)."""
+    terminal, dense = WebMDPEnvironment(site), WebMDPEnvironment(site, reward="dense")
+    task = terminal.catalog.tasks(TRAIN)[index]
+    got = run(terminal, task, oracle_actions(task))
+    assert got[-1].done and got[-1].reward == 1.0
+    assert all(o.reward == 0.0 for o in got[1:-1])
+    shaped = run(dense, task, oracle_actions(task))
+    assert [o.text for o in shaped] == [o.text for o in got]
+    phi0 = potential(task, state_after(task, []))
+    total = sum(o.reward or 0.0 for o in shaped[1:])
+    assert abs(total - (1.0 - phi0)) < 1e-9
+    _assert_no_leak(task, shaped)
+
+
+def _assert_no_leak(task, observations) -> None:  # type: ignore[no-untyped-def]
+    """The page text is the agent's own view (checked equal to SemanticEnv's above); nothing
+    else in an observation may carry the goal: no verifier value, no distance."""
+    secrets = [str(c.value) for c in task.verifier if isinstance(c.value, str)
+               and len(c.value) >= 4] + [c.fact for c in task.verifier]
+    for o in observations:
+        assert set(o.model_dump()) == {"text", "instruction", "error", "done", "reward",
+                                       "metadata"}
+        assert set(o.metadata) == {"task_id", "step", "truncated"}
+        extra = json.dumps(o.metadata) + (o.error or "")
+        assert not [s for s in secrets if s in extra]
+        for word in ("distance", "verifier", "potential"):
+            assert word not in extra.lower() and word not in o.text.lower()
+
+
+def test_over_budget_ends_the_episode() -> None:
+    env = WebMDPEnvironment("shopping", step_budget=3)
+    env.reset(index=0)
+    seen = [env.step(WebMDPAction(name="GoHome")) for _ in range(3)]
+    assert [o.done for o in seen] == [False, False, True]
+    assert seen[-1].metadata["truncated"] and seen[-1].reward == 0.0
+
+
+def test_rubric_reward_is_the_rubric_root() -> None:
+    """A cross-site episode cut short: the reward is the rubric root SemanticEnv judged."""
+    env = WebMDPEnvironment("cross-site", reward="rubric")
+    assert env.list_splits() == [TRAIN, TEST, "cross-site"]
+    task = env.catalog.tasks("cross-site")[0]
+    actions = oracle_actions(task)
+    actions = [*actions[: len(actions) // 2], actions[-1]]
+    got = run(env, task, actions)
+    ref = SemanticEnv(task)
+    ref.reset()
+    for a in actions:
+        ref.step({"name": a.name, "params": a.params})
+    assert ref.trace.rubric is not None and got[-1].done
+    assert got[-1].reward == ref.trace.rubric.root
+    assert all(o.reward == 0.0 for o in got[1:-1])

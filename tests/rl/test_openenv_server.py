@@ -1,0 +1,98 @@
+"""A real OpenEnv server on loopback: its endpoints, OpenEnv's own WebSocket client against
+the in-process environment, OpenEnv's validator, and the session cap."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+
+import httpx
+import pytest
+import uvicorn
+from openenv.cli._validation import validate_running_environment
+from rl_support import oracle_actions, run
+
+from webmdp.rl.client import WebMDPClient
+from webmdp.rl.openenv import WebMDPAction, WebMDPEnvironment
+from webmdp.rl.server import build_app
+from webmdp.rl.splits import TRAIN
+
+SESSIONS = 16
+
+
+@pytest.fixture(scope="module")
+def url() -> Iterator[str]:
+    server = uvicorn.Server(uvicorn.Config(
+        build_app(site="shopping", max_sessions=SESSIONS), host="127.0.0.1", port=0,
+        log_level="warning", ws="websockets-sansio"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    ready = threading.Event()
+    while not (server.started or not thread.is_alive()):
+        ready.wait(0.05)  # uvicorn offers no start hook; poll its flag
+    assert server.started, "the server did not start"
+    port = server.servers[0].sockets[0].getsockname()[1]
+    yield f"http://127.0.0.1:{port}"
+    server.should_exit = True
+    thread.join()
+
+
+def test_endpoints_answer(url: str) -> None:
+    assert httpx.get(f"{url}/health").json()["status"] == "healthy"
+    schema = httpx.get(f"{url}/schema").json()
+    assert {"name", "params"} <= set(schema["action"]["properties"])
+    assert {"text", "instruction", "done", "reward"} <= set(schema["observation"]["properties"])
+    assert "task_id" in schema["state"]["properties"]
+    meta = httpx.get(f"{url}/metadata").json()
+    assert meta["name"] == "webmdp"
+    splits = httpx.get(f"{url}/webmdp/splits").json()
+    assert [s["name"] for s in splits][:2] == [TRAIN, "test"]
+    n = httpx.post(f"{url}/webmdp/num_tasks", json={"split": TRAIN}).json()["num_tasks"]
+    bad = httpx.post(f"{url}/webmdp/task", json={"split": TRAIN, "index": n})
+    assert bad.status_code == 400  # OpenEnv turns get_task's IndexError into a 400
+    last = httpx.post(f"{url}/webmdp/task", json={"split": TRAIN, "index": n - 1}).json()
+    assert last["task"]["index"] == n - 1
+
+
+def test_validator_passes(url: str) -> None:
+    report = validate_running_environment(url)
+    failing = [c for c in report["criteria"] if not c["passed"]]
+    assert report["passed"], failing
+
+
+def test_client_reproduces_in_process_episode(url: str) -> None:
+    local = WebMDPEnvironment("shopping")
+    task = local.catalog.tasks(TRAIN)[4]
+    actions = [WebMDPAction(name="AddToCart"), *oracle_actions(task)]
+    want = run(local, task, actions)
+    with WebMDPClient(base_url=url).sync() as remote:
+        got = [remote.reset(task_id=task.id).observation]
+        got += [remote.step(a).observation for a in actions[: len(want) - 1]]
+        state = remote.state()
+    assert [o.model_dump_json() for o in got] == [o.model_dump_json() for o in want]
+    assert state.task_id == task.id and state.step_count == len(want) - 1
+
+
+def test_sessions_are_isolated_and_capped(url: str) -> None:
+    local = WebMDPEnvironment("shopping")
+    clients = [WebMDPClient(base_url=url).sync() for _ in range(SESSIONS)]
+    try:
+        for c in clients:
+            c.connect()
+        for i, c in enumerate(clients):
+            c.reset(split=TRAIN, index=i)
+        for i, c in enumerate(clients[::2]):  # half of them move on; the rest stay put
+            c.step(WebMDPAction(name="OpenCart"))
+            assert c.state().step_count == 1, i
+        for i, c in enumerate(clients):
+            state = c.state()
+            assert state.task_id == local.get_task(TRAIN, i)["id"]
+            assert state.step_count == (1 if i % 2 == 0 else 0)
+        extra = WebMDPClient(base_url=url).sync()
+        with pytest.raises(Exception, match="CAPACITY_REACHED"):
+            extra.connect()
+            extra.reset()
+        extra.close()
+    finally:
+        for c in clients:
+            c.close()
