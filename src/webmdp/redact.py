@@ -25,10 +25,12 @@ that ignores keys): they are blanked in argv only.
 from __future__ import annotations
 
 import json
+import math
 import os
 import re
 import threading
 from pathlib import Path
+from typing import Any
 
 REDACTED = "***"
 MIN_LEN = 8
@@ -120,6 +122,24 @@ def write_scrubbed(path: Path, text: str) -> None:
     path.write_text(scrub(text), encoding="utf-8")
 
 
+def finite(obj: Any) -> Any:
+    """``obj`` with every NaN or infinite float replaced by ``None`` (JSON's null): a kappa
+    over no pair is "no value", never an invalid ``NaN`` token."""
+    if isinstance(obj, float):
+        return obj if math.isfinite(obj) else None
+    if isinstance(obj, dict):
+        return {k: finite(v) for k, v in obj.items()}
+    if isinstance(obj, list | tuple):
+        return [finite(v) for v in obj]
+    return obj
+
+
+def strict_dumps(obj: Any, **options: Any) -> str:
+    """``json.dumps`` of :func:`finite` ``obj`` with ``allow_nan=False``: every JSON file
+    webmdp writes is valid JSON."""
+    return json.dumps(finite(obj), allow_nan=False, **options)
+
+
 def scrubbed_line(row: object) -> str:
-    """One JSONL line of ``row``, secrets blanked (NaN refused: the line stays valid JSON)."""
-    return scrub(json.dumps(row, sort_keys=True, ensure_ascii=False, allow_nan=False)) + "\n"
+    """One JSONL line of ``row``, secrets blanked, valid JSON (:func:`strict_dumps`)."""
+    return scrub(strict_dumps(row, sort_keys=True, ensure_ascii=False)) + "\n"

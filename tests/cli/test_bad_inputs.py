@@ -126,3 +126,15 @@ def test_report_on_runs_that_share_no_task(tmp_path: Path) -> None:
         runs.append(out)
     line = _one_line_error(["report", *map(str, runs)], "the runs share no task")
     assert f"{runs[0]} has 2, {runs[1]} has 1" in line
+
+
+def test_json_files_hold_null_for_a_value_that_does_not_exist(tmp_path: Path) -> None:
+    """A kappa over no pair is NaN in memory; every JSON file webmdp writes is valid JSON,
+    with null there (the manifest, whose settings must never be NaN, refuses instead)."""
+    import json as _json
+
+    from webmdp.redact import scrubbed_line, strict_dumps
+
+    text = strict_dumps({"kappa": math.nan, "rows": [1.0, math.inf, {"rho": -math.inf}]})
+    assert _json.loads(text) == {"kappa": None, "rows": [1.0, None, {"rho": None}]}
+    assert "NaN" not in scrubbed_line({"x": math.nan}) and "Infinity" not in text

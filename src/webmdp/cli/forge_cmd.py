@@ -11,7 +11,7 @@ from rich.console import Console
 from rich.table import Table
 
 from webmdp.cli.common import _names, console, fail, request_options, user_errors
-from webmdp.redact import write_scrubbed
+from webmdp.redact import strict_dumps, write_scrubbed
 
 app = typer.Typer(help="WebForge's pipeline: balanced tasks per domain x level x answer type, "
                   "refined and validated, with Table 8; and `forge calibrate`.",
@@ -77,7 +77,7 @@ def forge(
     out.mkdir(parents=True, exist_ok=True)
     write_tasks(out / "tasks.jsonl", made.tasks())
     data = made.to_json()
-    write_scrubbed(out / "forge.json", json.dumps(data, indent=1))
+    write_scrubbed(out / "forge.json", strict_dumps(data, indent=1))
     if as_json:
         typer.echo(json.dumps(data))
         return
@@ -253,7 +253,7 @@ def answers(
         with console.status(f"comparing {len(eps)} answers..."):
             path = judge_answers(run, model, eps)
         result = answer_agreement([r for r in read_rows(path) if r["judge"] == judge_model])
-    write_scrubbed(run / "answers" / "agreement.json", json.dumps(result, indent=2) + "\n")
+    write_scrubbed(run / "answers" / "agreement.json", strict_dumps(result, indent=2) + "\n")
     c = result["confusion"]
     table = Table("answers", "unjudged", "TP", "FP", "FN", "TN", "agreement", "kappa",
                   title=f"{judge_model} vs the exact comparison")

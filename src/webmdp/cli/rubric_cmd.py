@@ -9,7 +9,7 @@ from pathlib import Path
 import typer
 
 from webmdp.cli.common import console, fail, request_options, user_errors
-from webmdp.redact import write_scrubbed
+from webmdp.redact import strict_dumps, write_scrubbed
 from webmdp.runner.lock import owned
 
 app = typer.Typer(help="Rubric trees (CAP): the file format, and an agent-as-judge measured "
@@ -84,7 +84,7 @@ def judge(
         trees = [t for t in read_rows(run / "rubric" / "judged.jsonl")
                  if t["result"]["judge"].startswith(judge_model + ":")]
         result = agreement(rows, trees, {e.key: e for e in eps})
-        write_scrubbed(run / "rubric" / "agreement.json", json.dumps(result, indent=2) + "\n")
+        write_scrubbed(run / "rubric" / "agreement.json", strict_dumps(result, indent=2) + "\n")
     from rich.table import Table
 
     for m, res in result.items():

@@ -25,7 +25,7 @@ from webmdp.eval.report import (
     pct,
 )
 from webmdp.eval.skills import MIN_SUPPORT, Invocation
-from webmdp.redact import write_scrubbed
+from webmdp.redact import strict_dumps, write_scrubbed
 
 TITLE = "WebMDP evaluation"
 SKILL_DEFS: tuple[tuple[str, str], ...] = (
@@ -281,6 +281,6 @@ def write_report(a: Analysis, out_dir: str | Path) -> dict[str, Path]:
              "parquet": out / "episodes.parquet", "json": out / "report.json"}
     write_scrubbed(paths["markdown"], md)  # a --judge-model report called a model
     write_scrubbed(paths["html"], markdown_to_html(md, images, TITLE))
-    write_scrubbed(paths["json"], json.dumps(report_json(a), indent=1, allow_nan=False) + "\n")
+    write_scrubbed(paths["json"], strict_dumps(report_json(a), indent=1) + "\n")
     write_parquet(episode_table(a), paths["parquet"])
     return paths

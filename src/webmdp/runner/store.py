@@ -24,7 +24,7 @@ from typing import Any
 
 from webmdp.errors import ConfigError
 from webmdp.paths import check_name, under
-from webmdp.redact import scrub
+from webmdp.redact import scrub, strict_dumps
 from webmdp.tasks.io import write_tasks
 from webmdp.tasks.model import Task
 from webmdp.trace import EpisodeTrace
@@ -112,7 +112,7 @@ class RunStore:
     def _append(self, name: str, row: dict[str, Any]) -> None:
         try:
             with (self.root / name).open("a") as fh:
-                fh.write(scrub(json.dumps(row)) + "\n")
+                fh.write(scrub(strict_dumps(row)) + "\n")
         except OSError as exc:
             raise StoreError(f"cannot write {self.root / name}: {exc}") from exc
 
@@ -148,7 +148,7 @@ class RunStore:
                 continue  # not a trace (a torn file cannot exist: writes are atomic)
             rows.append(summary_row(trace, path.relative_to(self.root)))
         tmp = self.root / ".results.jsonl.tmp"
-        tmp.write_text("".join(json.dumps(r) + "\n" for r in rows))
+        tmp.write_text("".join(strict_dumps(r) + "\n" for r in rows))
         os.replace(tmp, self.root / "results.jsonl")
         _write_parquet(rows, self.root / "episodes.parquet")
         return rows

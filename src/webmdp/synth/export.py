@@ -84,6 +84,7 @@ from webmdp.core.spec import Action
 from webmdp.env.actions import SCROLL_STEP_PX, GUIAction, normalize_key
 from webmdp.errors import ConfigError, unknown_choice
 from webmdp.paths import under
+from webmdp.redact import strict_dumps
 from webmdp.synth.annotate import action_text, before_shots
 from webmdp.synth.episodes import Episode, episodes, trace_paths
 from webmdp.synth.observations import semantic_views
@@ -636,7 +637,7 @@ def export(run: Path, out: Path, *, fmt: str = "sharegpt", cutoff: float = 5, wi
                     "min_image_pixels": MIN_IMAGE_PIXELS if grammar != "json" else None,
                     "history_tokens": None if full_history else HISTORY_TOKENS,
                     "system_prompts": systems}
-        (tmp / "export.json").write_text(json.dumps(manifest, indent=2, ensure_ascii=False)
+        (tmp / "export.json").write_text(strict_dumps(manifest, indent=2, ensure_ascii=False)
                                          + "\n", encoding="utf-8")
         _swap(tmp, out)
     except BaseException:

@@ -47,6 +47,7 @@ from typing import Any, Protocol
 from pydantic import ValidationError
 
 from webmdp.errors import ConfigError
+from webmdp.redact import strict_dumps
 from webmdp.synth.agreement import agreement
 from webmdp.synth.episodes import episodes, trace_paths
 from webmdp.synth.exact import Graded, grade_row
@@ -182,7 +183,7 @@ def build_data(run: Path, out: Path, *, cutoff: float = 5, grades: str = "exact"
     for s in SPLITS:
         _write_atomic(out / f"{s}.jsonl", "".join(
             json.dumps(e, sort_keys=True, ensure_ascii=False) + "\n" for e in balanced[s]))
-    _write_atomic(out / "meta.json", json.dumps(meta, indent=2, sort_keys=True) + "\n")
+    _write_atomic(out / "meta.json", strict_dumps(meta, indent=2, sort_keys=True) + "\n")
     return meta
 
 
@@ -442,7 +443,7 @@ def train(data_dir: Path, model_dir: Path, *, c: float = 1.0, seed: int = 0) -> 
         "train_s": round(train_s, 3), "sklearn": sklearn.__version__,
     }
     card["eval"] = _eval_examples(model, data_dir, meta)
-    _write_atomic(model_dir / CARD_FILE, json.dumps(card, indent=2, sort_keys=True) + "\n")
+    _write_atomic(model_dir / CARD_FILE, strict_dumps(card, indent=2, sort_keys=True) + "\n")
     return card
 
 
@@ -476,7 +477,7 @@ def train_vlm(model_dir: Path, data_dir: Path, out: Path, *, epochs: int = 1, lo
         card["eval"] = _eval_examples(
             steprm_vlm.VLMScorer.of(model, processor, float(meta["cutoff"])), data_dir, meta)
         card["eval_s"] = round(time.perf_counter() - t0, 3)
-    _write_atomic(out / CARD_FILE, json.dumps(card, indent=2, sort_keys=True) + "\n")
+    _write_atomic(out / CARD_FILE, strict_dumps(card, indent=2, sort_keys=True) + "\n")
     return card
 
 
