@@ -43,7 +43,7 @@ test-slow: setup
 # `train`). TRAIN_PIP_ARGS passes options to that pip install (e.g. a CPU-only torch source).
 TRAIN_PIP_ARGS ?=
 test-train: setup
-	$(BIN)/python -m pip install -q $(TRAIN_PIP_ARGS) -e '.[steprm-vlm]'
+	$(BIN)/python -m pip install -q $(TRAIN_PIP_ARGS) -e '.[steprm-vlm,trl]'
 	$(BIN)/python -m pytest -q -p no:cacheprovider -m train -s tests/train
 
 lint: setup

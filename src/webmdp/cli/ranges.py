@@ -95,6 +95,7 @@ PATHS: dict[str, PathRule] = {
     "DATA": PathRule("dir", "meta.json", "StepRM data set"),
     "MODEL": PathRule("dir", "card.json", "StepRM model"),
     "tasks generate --out": PathRule("out-file"),
+    "rl dataset --out": PathRule("out-file"),
 }
 """Every path option's kind (a path option missing here fails the fuzz test)."""
 

@@ -8,7 +8,7 @@ import typer
 
 from webmdp.cli.common import fail, in_range, read_task_file, user_errors
 
-app = typer.Typer(help="Reinforcement-learning integrations (OpenEnv server).",
+app = typer.Typer(help="Reinforcement-learning integrations (OpenEnv server, TRL dataset).",
                   no_args_is_help=True)
 
 
@@ -50,3 +50,28 @@ def serve(
     typer.echo(f"webmdp OpenEnv server on http://{host}:{port} (site={site}, reward={reward}, "
                f"max sessions={max_sessions})", err=True)
     run(app_, host=host, port=port)
+
+
+@app.command("dataset")
+def dataset(
+    out: Path = typer.Option(..., "--out", help="F.jsonl or F.parquet (what "
+                             "datasets.load_dataset reads)."),
+    site: str = typer.Option("all", "--site", help="A site, 'all' (adds an 'environment' "
+                             "column), or 'cross-site'."),
+    split: str = typer.Option("train", "--split", help="train, test, level-1, level-2, "
+                              "level-3, level-none or cross-site."),
+    limit: int | None = typer.Option(None, "--limit", help="At most N rows."),
+) -> None:
+    """Write a TRL dataset: one row per task of the split, with a conversational 'prompt'
+    (the instruction), 'task_id' (what the environment's reset reads), 'site', 'level' and
+    'split'. A curriculum by measured difficulty is one filter on 'level'."""
+    from webmdp.rl.dataset import rows, write
+
+    if out.suffix not in (".jsonl", ".parquet"):
+        raise fail(f"--out {out}: use a .jsonl or .parquet file")
+    try:
+        data = rows(site, split, limit)
+    except ValueError as exc:
+        raise fail(str(exc)) from None
+    write(out, data)
+    typer.echo(f"wrote {len(data)} rows ({site}, {split}) to {out}")

@@ -18,8 +18,8 @@ from openenv.core.env_server.types import Action, EnvironmentMetadata, Observati
 from pydantic import Field
 
 from webmdp.env.episode import DEFAULT_STEP_BUDGET
-from webmdp.env.semantic import SemanticEnv
-from webmdp.rl.rewards import REWARD_MODES, RewardMode, final_reward, potential
+from webmdp.rl.episode import RLEpisode
+from webmdp.rl.rewards import REWARD_MODES, RewardMode
 from webmdp.rl.splits import ALL, TRAIN, Catalog, resolve_path, task_spec, unknown
 from webmdp.tasks.distance import DEFAULT_MAX_EXPANSIONS
 from webmdp.tasks.model import Task
@@ -83,8 +83,7 @@ class WebMDPEnvironment(Environment[WebMDPAction, WebMDPObservation, WebMDPState
         self.reward_mode: RewardMode = reward
         self.step_budget = step_budget
         self.max_expansions = max_expansions
-        self._env: SemanticEnv | None = None
-        self._phi = 0.0
+        self._episode: RLEpisode | None = None
         self._state = WebMDPState()
 
     # -- the task API (OpenEnv's TaskProvider) -------------------------------------------------
@@ -132,34 +131,22 @@ class WebMDPEnvironment(Environment[WebMDPAction, WebMDPObservation, WebMDPState
               task_id: str | None = None, split: str | None = None, index: int | None = None,
               **kwargs: Any) -> WebMDPObservation:
         task = self.choose(seed=seed, task_id=task_id, split=split, index=index)
-        self._env = SemanticEnv(task, agent="openenv", step_budget=self.step_budget)
-        obs, _ = self._env.reset(seed=seed)
-        self._phi = self._potential() if self.reward_mode == "dense" else 0.0
+        self._episode = RLEpisode(task, self.reward_mode, agent="openenv",
+                                  step_budget=self.step_budget,
+                                  max_expansions=self.max_expansions)
         self._state = WebMDPState(episode_id=episode_id or uuid.uuid4().hex, step_count=0,
                                   task_id=task.id)
-        return self._observation(obs, reward=None, done=False, error=None, truncated=False)
+        return self._observation(self._episode.obs, reward=None, done=False, error=None,
+                                 truncated=False)
 
     def step(self, action: WebMDPAction, timeout_s: float | None = None,
              **kwargs: Any) -> WebMDPObservation:
-        if self._env is None:
+        if self._episode is None:
             raise RuntimeError("no episode in progress: call reset() first")
-        obs, terminal, terminated, truncated, info = self._env.step(
-            {"name": action.name, "params": dict(action.params)})
-        done = terminated or truncated
-        final = final_reward(self.reward_mode, terminal, self._env.trace) if done else 0.0
-        reward = final
-        if self.reward_mode == "dense":
-            phi = 0.0 if done else self._potential()
-            reward = terminal + phi - self._phi
-            self._phi = phi
-        self._state.step_count = int(info["steps"])
-        return self._observation(obs, reward=reward, done=done, error=info["error"],
-                                 truncated=truncated)
-
-    def _potential(self) -> float:
-        assert self._env is not None and self._env.tracker is not None
-        return potential(self._env.task, self._env.tracker.state,
-                         max_expansions=self.max_expansions)
+        r = self._episode.step({"name": action.name, "params": dict(action.params)})
+        self._state.step_count = r.steps
+        return self._observation(r.obs, reward=r.reward, done=r.done, error=r.error,
+                                 truncated=r.truncated)
 
     def _observation(self, obs: dict[str, Any], *, reward: float | None, done: bool,
                      error: str | None, truncated: bool) -> WebMDPObservation:
@@ -180,8 +167,8 @@ class WebMDPEnvironment(Environment[WebMDPAction, WebMDPObservation, WebMDPState
                          f"reward={self.reward_mode}."))
 
     def close(self) -> None:
-        if self._env is not None:
-            self._env.close()
+        if self._episode is not None:
+            self._episode.env.close()
 
 
 def _version() -> str | None:
