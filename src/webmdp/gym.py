@@ -310,6 +310,9 @@ class WebMDPEnv(gymnasium.Env[Any, str]):
         """The wrapped env's observation in :attr:`observation_space`; its info with the task
         id."""
         info = {**info, "task_id": self._env.task.id}
+        if "observation" in obs and "nodes" not in obs:  # semantic: what step accepts now
+            info["valid_actions"] = [json.dumps(a.to_dict(), sort_keys=True)
+                                     for a in obs["observation"].available]
         self._png = obs.get("screenshot")
         out: dict[str, Any] = {}
         for key in ("text", "axtree"):

@@ -169,3 +169,39 @@ def test_gymnasium_stays_optional() -> None:
     assert "pip install 'webmdp[gym]'" in proc.stdout
     proc = _run("import sys, webmdp, webmdp.cli.main; print('gymnasium' in sys.modules)")
     assert proc.stdout.strip() == "False", proc.stderr
+
+
+def test_valid_actions_are_what_step_accepts() -> None:
+    """info["valid_actions"] lists the offered actions as JSON: each one with all its
+    parameters filled steps without an error."""
+    import json as _json
+
+    import gymnasium
+
+    import webmdp.gym  # noqa: F401
+
+    env = gymnasium.make("webmdp/shopping-v1", mode="semantic", task_id="shopping_0000")
+    _, info = env.reset()
+    offered = info["valid_actions"]
+    assert offered and all(isinstance(_json.loads(a), dict) for a in offered)
+    complete = [a for a in offered if _json.loads(a)["name"] in ("GoHome", "OpenCart")]
+    assert complete
+    _, _, _, _, after = env.step(complete[0])
+    assert after["error"] is None
+    env.close()
+
+
+def test_async_vector_env_needs_shared_memory_off() -> None:
+    """Gymnasium's AsyncVectorEnv with shared memory returns only the first character of a
+    Text observation (upstream); with shared_memory=False the whole text arrives."""
+    import gymnasium
+
+    import webmdp.gym  # noqa: F401
+
+    envs = gymnasium.make_vec("webmdp/shopping-v1", num_envs=2, vectorization_mode="async",
+                              vector_kwargs={"shared_memory": False}, mode="semantic")
+    try:
+        obs, _ = envs.reset(seed=0)
+        assert all(len(o) > 50 and "Available actions" in o for o in obs)
+    finally:
+        envs.close()
