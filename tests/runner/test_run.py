@@ -86,7 +86,7 @@ def test_resume_runs_what_is_missing_and_refuses_another_run(tmp_path: Path) -> 
     forced = webmdp("run", "--resume", str(out), "--agent", "greedy", "--force")
     assert forced.returncode == 0 and "10 episodes run" in forced.stderr
     nothing = webmdp("run", "--resume", str(tmp_path / "nope"))
-    assert nothing.returncode == 2 and "nothing to resume" in nothing.stderr
+    assert nothing.returncode == 2 and "no run directory" in nothing.stderr
 
 
 def test_seeds_selection_and_labels(tmp_path: Path) -> None:
@@ -109,7 +109,7 @@ def test_unwritable_run_directory_fails_loudly_before_running(tmp_path: Path) ->
     blocker = tmp_path / "file"
     blocker.write_text("not a directory")
     res = webmdp("run", "--site", "mail", "--limit", "2", "--out", str(blocker / "run"))
-    assert res.returncode == 2 and "cannot create run directory" in res.stderr
+    assert res.returncode == 2 and "cannot be created" in res.stderr
     # a trace that cannot be written stops the run with the cause; nothing counts as done
     out = tmp_path / "run"
     (out / "episodes" / "oracle").mkdir(parents=True)

@@ -35,7 +35,11 @@ class RunState:
         return self.state == "completed"
 
     def as_json(self) -> dict[str, Any]:
-        return asdict(self)
+        """The run's row in ``report.json``; ``code_key`` only for a run made with one."""
+        out = asdict(self)
+        if out["code_key"] is None:
+            del out["code_key"]
+        return out
 
 
 def run_state(root: str | Path) -> RunState:

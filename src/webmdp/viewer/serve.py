@@ -28,6 +28,7 @@ class ViewerServer:
         except (OSError, OverflowError) as exc:  # OverflowError: a port outside 0..65535
             self._sock.close()
             raise ConfigError(f"cannot bind {host}:{port}: {exc}") from exc
+        self._sock.listen()  # connections wait in the backlog until uvicorn accepts them
         self.host, self.port = host, self._sock.getsockname()[1]
         shown = f"[{host}]" if family == socket.AF_INET6 else host
         self.url = f"http://{shown}:{self.port}/"
