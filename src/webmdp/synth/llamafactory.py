@@ -19,9 +19,10 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
+from webmdp.agents.llm.grammars.base import smart_resize
+
 PATCH = 28
 """Qwen2-VL: a 14-pixel patch, merged 2x2, is one image token per 28x28 pixels."""
-MIN_PIXELS = 56 * 56
 CHARS_PER_TOKEN = 3
 """A conservative text estimate (English is about 4 characters a token; ids and JSON fewer)."""
 MARGIN = 1.15
@@ -31,18 +32,9 @@ PLACEHOLDERS = {"model_name_or_path": "<MODEL_PATH>", "template": "<TEMPLATE>"}
 
 
 def image_tokens(width: int, height: int, max_pixels: int) -> int:
-    """Tokens of one image after Qwen2-VL's ``smart_resize`` (factor 28, min 56x56 pixels,
-    at most ``max_pixels``)."""
-    h = max(PATCH, round(height / PATCH) * PATCH)
-    w = max(PATCH, round(width / PATCH) * PATCH)
-    if h * w > max_pixels:
-        beta = math.sqrt(height * width / max_pixels)
-        h = max(PATCH, math.floor(height / beta / PATCH) * PATCH)
-        w = max(PATCH, math.floor(width / beta / PATCH) * PATCH)
-    elif h * w < MIN_PIXELS:
-        beta = math.sqrt(MIN_PIXELS / (height * width))
-        h = math.ceil(height * beta / PATCH) * PATCH
-        w = math.ceil(width * beta / PATCH) * PATCH
+    """Tokens of one image after Qwen2-VL's ``smart_resize`` (factor 28, at most
+    ``max_pixels``): one per 28x28 patch."""
+    h, w = smart_resize(height, width, factor=PATCH, max_pixels=max_pixels)
     return (h // PATCH) * (w // PATCH)
 
 
