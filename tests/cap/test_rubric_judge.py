@@ -33,6 +33,16 @@ def run_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return root / "run"
 
 
+def _extracted(text: str) -> Reply:
+    """An extraction reply: the final answer for the answer leaf (with a contrary pass/fail),
+    no value for a fact leaf."""
+    if "final answer gives" in text:
+        answer = re.search(r"^FINAL ANSWER: (.*)$", text, re.MULTILINE)
+        assert answer is not None
+        return Reply(text=f"Verdict: fail\nValue: {answer.group(1)}")
+    return Reply(text="Nothing on it.\nVerdict: pass\nValue: none")
+
+
 def test_parse_leaf_verdict() -> None:
     assert parse_leaf_verdict("It was done.\nVerdict: pass") == 1
     assert parse_leaf_verdict("Verdict: PASS\n...\nVerdict: **fail**") == 0
@@ -74,11 +84,7 @@ def test_judge_against_exact_leaves(run_dir: Path) -> None:
     def respond(req: Request) -> Reply:
         text = "\n".join(req.texts())
         if "EXTRACT (" in text:
-            if "final answer gives" in text:
-                answer = re.search(r"^FINAL ANSWER: (.*)$", text, re.MULTILINE)
-                assert answer is not None
-                return Reply(text=f"Verdict: fail\nValue: {answer.group(1)}")
-            return Reply(text="Nothing on it.\nVerdict: pass\nValue: none")
+            return _extracted(text)
         if "CRITERION (perception" in text:
             return Reply(text="I cannot tell from this.")
         return Reply(text="Checked.\nVerdict: " + ("pass" if "CRITERION (other" in text
@@ -115,11 +121,7 @@ def test_extract_mode_decides_value_leaves_by_the_extracted_value(run_dir: Path)
     def respond(req: Request) -> Reply:
         text = "\n".join(req.texts())
         if "EXTRACT (" in text:
-            if "final answer gives" in text:
-                answer = re.search(r"^FINAL ANSWER: (.*)$", text, re.MULTILINE)
-                assert answer is not None
-                return Reply(text=f"Verdict: fail\nValue: {answer.group(1)}")
-            return Reply(text="Nothing on it.\nVerdict: pass\nValue: none")
+            return _extracted(text)
         return Reply(text="Verdict: pass")
 
     _, prompts = _judge(run_dir, "openai/extractor", respond, "--mode", "extract")
