@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from webmdp.agents.base import Agent
 from webmdp.agents.registry import make_agent
 from webmdp.env.browser import BrowserConfig, BrowserEnv
 from webmdp.env.episode import Episode
@@ -187,6 +188,10 @@ def execute(ctx: WorkerContext, spec: EpisodeSpec, slot: Slot,
     task = ctx.tasks[spec.task_id]
     label = spec.agent.label()
     register_secret(getattr(spec.agent.model, "api_key", None))  # never written (redact)
+    # built before the clock starts: a model agent's first construction imports its SDK
+    # (0.5-0.7 s, several seconds on a loaded machine), which is the worker's cost, not the
+    # episode's; the runner's own last resort still counts it
+    agent = make_agent(spec.agent.name, seed=spec.agent.seed, config=spec.agent.model)
     slot.killed, slot.expired, slot.busy_since = None, None, time.monotonic()
     slot.last_beat = slot.busy_since
 
@@ -198,7 +203,7 @@ def execute(ctx: WorkerContext, spec: EpisodeSpec, slot: Slot,
             raise EpisodeTimeout(f"{slot.expired}; sealed after step {n}")
 
     try:
-        trace = _run(ctx, spec, task, label, slot, on_step)
+        trace = _run(ctx, spec, task, agent, label, slot, on_step)
     finally:
         slot.busy_since = None
     if trace.termination == "infra_error" and slot.killed and not slot.expired:
@@ -208,6 +213,8 @@ def execute(ctx: WorkerContext, spec: EpisodeSpec, slot: Slot,
         trace.infra_error = f"EpisodeTimeout: {slot.expired}; then {trace.infra_error}"
     if trace.termination == "infra_error" and not spec.final and not _model_failure(trace):
         return Outcome("retry", cause=trace.infra_error)
+    if trace.termination == "infra_error" and spec.attempt > 0:  # as the runner words it
+        trace.infra_error = f"{trace.infra_error} (after {spec.attempt + 1} attempts)"
     try:
         path = ctx.store.write_trace(trace)
     except StoreError as exc:
@@ -215,10 +222,9 @@ def execute(ctx: WorkerContext, spec: EpisodeSpec, slot: Slot,
     return Outcome("done", row=summary_row(trace, path.relative_to(ctx.root)))
 
 
-def _run(ctx: WorkerContext, spec: EpisodeSpec, task: Task, label: str, slot: Slot,
-         beat: Callable[[int], None]) -> EpisodeTrace:
+def _run(ctx: WorkerContext, spec: EpisodeSpec, task: Task, agent: Agent, label: str,
+         slot: Slot, beat: Callable[[int], None]) -> EpisodeTrace:
     s = ctx.settings
-    agent = make_agent(spec.agent.name, seed=spec.agent.seed, config=spec.agent.model)
     if spec.mode == "semantic":
         return run_episode(SemanticEnv(task, agent=label, step_budget=s.step_budget), agent,
                            beat)
