@@ -3,10 +3,8 @@ the task API's errors, the reward modes and what an observation may not carry.""
 
 from __future__ import annotations
 
-import json
-
 import pytest
-from rl_support import oracle_actions, run
+from rl_support import assert_no_leak, oracle_actions, run
 
 from webmdp.agents.llm.observe import ObservationConfig, model_view
 from webmdp.env.semantic import SemanticEnv
@@ -75,7 +73,11 @@ def test_splits_partition_the_tasks(shopping_env: WebMDPEnvironment) -> None:
     test = {t["id"] for t in env.list_tasks(TEST)}
     assert not train & test and len(train | test) == 180
     assert all(split_of(i) == TRAIN for i in train) and 0 < len(test) < len(train)
-    assert sum(env.num_tasks(s) for s in LEVELS) == 180
+    built_in = [t for s in LEVELS for t in env.list_tasks(s) if "_L1_" not in t["id"]]
+    assert len(built_in) == 180
+    dial = [t for t in env.list_tasks("level-1") if "_L1_" in t["id"]]
+    assert len(dial) > 100 and {t["level"] for t in dial} == {1}  # the dial's level-1 pool
+    assert not {t["id"] for t in dial} & (train | test)
     assert env.get_task_range(TRAIN, 2, 5) == [env.get_task(TRAIN, i) for i in (2, 3, 4)]
     spec = env.get_task(TRAIN, 0)
     assert not {"verifier", "target", "answer", "oracle"} & set(spec)
@@ -98,22 +100,8 @@ def test_oracle_rewards(site: str, index: int) -> None:
     phi0 = potential(task, state_after(task, []))
     total = sum(o.reward or 0.0 for o in shaped[1:])
     assert abs(total - (1.0 - phi0)) < 1e-9
-    _assert_no_leak(task, shaped)
-
-
-def _assert_no_leak(task, observations) -> None:  # type: ignore[no-untyped-def]
-    """The page text is the agent's own view (checked equal to SemanticEnv's above); nothing
-    else in an observation may carry the goal: no verifier value, no distance."""
-    secrets = [str(c.value) for c in task.verifier if isinstance(c.value, str)
-               and len(c.value) >= 4] + [c.fact for c in task.verifier]
-    for o in observations:
-        assert set(o.model_dump()) == {"text", "instruction", "error", "done", "reward",
-                                       "metadata"}
-        assert set(o.metadata) == {"task_id", "step", "truncated"}
-        extra = json.dumps(o.metadata) + (o.error or "")
-        assert not [s for s in secrets if s in extra]
-        for word in ("distance", "verifier", "potential"):
-            assert word not in extra.lower() and word not in o.text.lower()
+    assert_no_leak(task, shaped)
+    assert all(o.screenshot is None for o in shaped)
 
 
 def test_over_budget_ends_the_episode() -> None:
@@ -139,3 +127,12 @@ def test_rubric_reward_is_the_rubric_root() -> None:
     assert ref.trace.rubric is not None and got[-1].done
     assert got[-1].reward == ref.trace.rubric.root
     assert all(o.reward == 0.0 for o in got[1:-1])
+
+
+def test_a_dial_task_of_level_1_runs_by_its_name(shopping_env: WebMDPEnvironment) -> None:
+    """level-1 goes on with the dial's SITE_L1_NNNN tasks; reset takes their names."""
+    task = shopping_env.catalog.task("shopping_L1_0004")
+    assert task.difficulty is not None and task.difficulty.level == 1
+    got = run(shopping_env, task, oracle_actions(task))
+    assert got[0].metadata["task_id"] == "shopping_L1_0004"
+    assert got[-1].done and got[-1].reward == 1.0

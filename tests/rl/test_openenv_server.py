@@ -3,14 +3,12 @@ the in-process environment, OpenEnv's validator, and the session cap."""
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Iterator
 
 import httpx
 import pytest
-import uvicorn
 from openenv.cli._validation import validate_running_environment
-from rl_support import oracle_actions, run
+from rl_support import oracle_actions, run, serving
 
 from webmdp.rl.client import WebMDPClient
 from webmdp.rl.openenv import WebMDPAction, WebMDPEnvironment
@@ -22,19 +20,8 @@ SESSIONS = 16
 
 @pytest.fixture(scope="module")
 def url() -> Iterator[str]:
-    server = uvicorn.Server(uvicorn.Config(
-        build_app(site="shopping", max_sessions=SESSIONS), host="127.0.0.1", port=0,
-        log_level="warning", ws="websockets-sansio"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    ready = threading.Event()
-    while not (server.started or not thread.is_alive()):
-        ready.wait(0.05)  # uvicorn offers no start hook; poll its flag
-    assert server.started, "the server did not start"
-    port = server.servers[0].sockets[0].getsockname()[1]
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join()
+    with serving(build_app(site="shopping", max_sessions=SESSIONS)) as base:
+        yield base
 
 
 def test_endpoints_answer(url: str) -> None:

@@ -11,7 +11,7 @@ from webmdp.cli.main import app
 @pytest.mark.parametrize(("args", "words"), [
     (["--reward", "sparse"], "unknown reward 'sparse'"),
     (["--site", "nowhere"], "unknown site 'nowhere'"),
-    (["--mode", "browser"], "unknown mode 'browser'"),
+    (["--mode", "pixels"], "unknown mode 'pixels'"),
     (["--max-sessions", "0"], "--max-sessions must be at least 1"),
     (["--port", "70000"], "--port must be"),
 ])

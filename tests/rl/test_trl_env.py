@@ -48,7 +48,7 @@ def test_every_action_is_one_typed_documented_tool(site: str) -> None:
 
 def test_several_sites_give_a_dict_and_cross_site_prefixes_the_site() -> None:
     classes = environment("all")
-    assert list(classes) == site_names()
+    assert list(classes) == [*site_names(), "cross-site"]  # every value of `environment`
     assert classes["shopping"].__name__ == "WebMDPShoppingEnv"
     cross = environment("cross-site")
     assert cross.__name__ == "WebMDPCrossSiteEnv"
@@ -61,6 +61,7 @@ def test_the_oracle_through_the_tools_earns_the_reward(site: str) -> None:
     env = environment(site)()
     first = env.reset(task_id=task.id, prompt=[{"role": "user", "content": "x"}], level="2")
     assert first == environment(site)().reset(task_id=task.id)  # the same row, the same text
+    assert first.startswith("\n\n") and not first[2:].startswith("\n")  # apart from the task
     for action in task.oracle_actions():
         out = getattr(env, method_name(action.name))(**action.params)
         assert isinstance(out, str)

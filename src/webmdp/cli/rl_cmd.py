@@ -15,13 +15,17 @@ app = typer.Typer(help="Reinforcement-learning integrations (OpenEnv server, TRL
 @app.command("serve")
 def serve(
     site: str = typer.Option("all", "--site", help="A site, 'all', or 'cross-site'."),
-    mode: str = typer.Option("semantic", "--mode", help="Observation mode (semantic)."),
+    mode: str = typer.Option("semantic", "--mode",
+                             help="semantic (typed actions, text) or browser (GUI actions in "
+                                  "Chromium, screenshot + accessibility tree; a Chromium per "
+                                  "session)."),
     reward: str = typer.Option("terminal", "--reward",
                                help="terminal (1/0 verdict), dense (potential-based shaping) "
                                     "or rubric (cross-site rubric root)."),
     max_sessions: int = typer.Option(16, "--max-sessions",
                                      help="Concurrent WebSocket sessions (>= the trainer's "
-                                          "generation batch)."),
+                                          "generation batch); in browser mode also the most "
+                                          "Chromiums at once."),
     step_budget: int = typer.Option(50, "--step-budget", help="Steps per episode and site."),
     tasks: Path | None = typer.Option(None, "--tasks", help="A task file: served as split "
                                                             "'file'."),
@@ -29,7 +33,8 @@ def serve(
     port: int = typer.Option(8000, "--port", help="TCP port."),
 ) -> None:
     """Serve an OpenEnv environment (HTTP + WebSocket, OpenEnv's own server) over webmdp's
-    semantic MDP: task splits, deterministic resets, terminal / dense / rubric rewards."""
+    sites, in semantic or browser mode: task splits, deterministic resets, terminal / dense /
+    rubric rewards."""
     in_range("--max-sessions", max_sessions, 1)
     in_range("--step-budget", step_budget, 1)
     in_range("--port", port, 0, 65535)
@@ -47,8 +52,8 @@ def serve(
                          tasks_file=None if tasks is None else str(tasks))
     except ValueError as exc:
         raise fail(str(exc)) from None
-    typer.echo(f"webmdp OpenEnv server on http://{host}:{port} (site={site}, reward={reward}, "
-               f"max sessions={max_sessions})", err=True)
+    typer.echo(f"webmdp OpenEnv server on http://{host}:{port} (site={site}, mode={mode}, "
+               f"reward={reward}, max sessions={max_sessions})", err=True)
     run(app_, host=host, port=port)
 
 

@@ -1,18 +1,27 @@
-"""One trainer episode over :class:`~webmdp.env.semantic.SemanticEnv`: the reward a trainer asks
-for (terminal, dense shaping, rubric) around the env's own loop. The OpenEnv environment and
-the TRL classes both drive this, so neither holds a second copy of the episode or the reward.
+"""One trainer episode, in semantic mode (:class:`~webmdp.env.semantic.SemanticEnv`) or browser
+mode (:class:`~webmdp.env.browser.BrowserEnv` on a session's own Chromium): the reward a trainer
+asks for (terminal, dense shaping, rubric) around the env's own loop. The OpenEnv environment
+and the TRL classes both drive this, so neither holds a second copy of the episode or the
+reward.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
+from webmdp.core.model import State
 from webmdp.env.episode import DEFAULT_STEP_BUDGET
 from webmdp.env.semantic import SemanticEnv
 from webmdp.rl.rewards import RewardMode, final_reward, potential
 from webmdp.tasks.distance import DEFAULT_MAX_EXPANSIONS
 from webmdp.tasks.model import Task
+
+MODES = ("semantic", "browser")
+"""Semantic: typed actions on the MDP, text observations. Browser: the coordinate / keyboard
+action space (:class:`~webmdp.env.actions.GUIAction`) in Chromium, the accessibility tree as
+text and a screenshot."""
 
 
 @dataclass
@@ -31,18 +40,36 @@ class StepResult:
 
 class RLEpisode:
     """A task's episode with its reward mode. ``dense``: r = terminal + Φ(s') - Φ(s), Φ = 0 at
-    the end, so an episode's rewards sum to terminal - Φ(s₀)."""
+    the end, so an episode's rewards sum to terminal - Φ(s₀). In browser mode ``seat`` (a
+    :class:`~webmdp.rl.browser.BrowserSeat`) gives the Chromium; Φ reads the server
+    session's semantic state, which no page shows."""
 
-    def __init__(self, task: Task, reward: RewardMode, *, agent: str = "rl",
-                 step_budget: int = DEFAULT_STEP_BUDGET,
-                 max_expansions: int = DEFAULT_MAX_EXPANSIONS) -> None:
+    def __init__(self, task: Task, reward: RewardMode, *, mode: str = "semantic",
+                 agent: str = "rl", step_budget: int = DEFAULT_STEP_BUDGET,
+                 max_expansions: int = DEFAULT_MAX_EXPANSIONS, seat: Any = None) -> None:
         self.task, self.reward_mode, self.max_expansions = task, reward, max_expansions
-        self.env = SemanticEnv(task, agent=agent, step_budget=step_budget)
+        self.mode = mode
+        self.env: Any
+        if mode == "browser":
+            from webmdp.env.browser import BrowserConfig, BrowserEnv
+            from webmdp.rl.browser import shared_server
+
+            if seat is None:
+                raise ValueError("browser mode needs a BrowserSeat")
+            self.env = BrowserEnv(task, agent=agent, server=shared_server(), host=seat.host(),
+                                  config=BrowserConfig(step_budget=step_budget,
+                                                       observation="both"))
+        else:
+            self.env = SemanticEnv(task, agent=agent, step_budget=step_budget)
         self.obs, _ = self.env.reset()
         self.phi = self._potential() if reward == "dense" else 0.0
         self.total = 0.0
 
     def step(self, action: dict[str, Any]) -> StepResult:
+        """``action``: ``{"name", "params"}``, a semantic action or (browser mode) a GUI action
+        kind and its fields."""
+        if self.mode == "browser":
+            action = {"kind": action["name"], **action.get("params", {})}
         obs, terminal, terminated, truncated, info = self.env.step(action)
         done = terminated or truncated
         reward = final_reward(self.reward_mode, terminal, self.env.trace) if done else 0.0
@@ -52,13 +79,47 @@ class RLEpisode:
             self.phi = phi
         self.obs = obs
         self.total += reward
-        return StepResult(obs, reward, done, truncated, info["error"], int(info["steps"]))
+        return StepResult(obs, reward, done, truncated, info["error"] or self._rejected(),
+                          int(info["steps"]))
 
     @property
     def done(self) -> bool:
         return self.env.episode is not None and self.env.episode.done
 
-    def _potential(self) -> float:
+    def close(self) -> None:
+        """Let go of the episode's page (the seat's Chromium stays for the next one)."""
+        self.env.close()
+
+    def _rejected(self) -> str | None:
+        """In browser mode, the site's own error when the step's input reached an action the
+        site refused (the page shows it too)."""
+        if self.mode != "browser" or not self.env.trace.steps:
+            return None
+        errors = [t.error for t in self.env.trace.steps[-1].transitions if t.error]
+        return errors[-1] if errors else None
+
+    def _state(self) -> State:
+        if self.mode == "browser":
+            return self.env.server.session_state(self.env.session_id)
         assert self.env.tracker is not None
-        return potential(self.task, self.env.tracker.state,
-                         max_expansions=self.max_expansions)
+        return self.env.tracker.state
+
+    def _potential(self) -> float:
+        return potential(self.task, self._state(), max_expansions=self.max_expansions)
+
+
+def observation_text(obs: dict[str, Any]) -> str:
+    """What a model agent reads of an observation: the semantic text, or in browser mode the
+    URL and the accessibility tree (the model agents' own view, :func:`model_view`). The URL
+    is given from the site's root, without the server's origin and session prefix, so the
+    same task starts from the same text in every session (a GRPO group's shared prompt)."""
+    if "nodes" not in obs:
+        return str(obs["text"])
+    from webmdp.agents.llm.observe import ObservationConfig, model_view
+
+    url = _SESSION_PREFIX.sub("/", obs.get("url") or "", count=1)
+    return model_view({**obs, "url": url},
+                      ObservationConfig(screenshot=False, axtree=True)).text
+
+
+_SESSION_PREFIX = re.compile(r"^https?://[^/]+/s/[^/]+/")

@@ -1,24 +1,28 @@
 """OpenEnv adapter (``pip install 'webmdp[openenv]'``): webmdp's semantic MDP as an OpenEnv
 ``Environment``, so one server reaches TRL, Unsloth, verifiers / prime-rl and SkyRL.
 
-A thin layer over :class:`~webmdp.env.semantic.SemanticEnv` (the episode loop, the budget, the
-verdict all stay there): it picks the task deterministically from ``reset``'s arguments, turns
-the 5-tuple into one observation, and adds the shaping or rubric reward a trainer asks for.
-The goal (verifier, target, distance) never reaches an observation.
+A thin layer over :class:`~webmdp.rl.episode.RLEpisode`, so over the envs themselves (the
+episode loop, the budget, the verdict all stay there): it picks the task deterministically from
+``reset``'s arguments, turns the 5-tuple into one observation, and adds the shaping or rubric
+reward a trainer asks for. Semantic mode steps the MDP; browser mode drives a Chromium of the
+session's own (:mod:`webmdp.rl.browser`), launched on its first ``reset``. The goal
+(verifier, target, distance) never reaches an observation.
 """
 
 from __future__ import annotations
 
 import uuid
+from collections.abc import Callable
 from importlib.metadata import PackageNotFoundError, version
-from typing import Any
+from typing import Any, TypeVar
 
 from openenv.core.env_server.interfaces import Environment
 from openenv.core.env_server.types import Action, EnvironmentMetadata, Observation, State
 from pydantic import Field
 
 from webmdp.env.episode import DEFAULT_STEP_BUDGET
-from webmdp.rl.episode import RLEpisode
+from webmdp.rl.browser import BrowserCap, BrowserSeat, screenshot_b64
+from webmdp.rl.episode import MODES, RLEpisode, StepResult, observation_text
 from webmdp.rl.rewards import REWARD_MODES, RewardMode
 from webmdp.rl.splits import ALL, TRAIN, Catalog, resolve_path, task_spec, unknown
 from webmdp.tasks.distance import DEFAULT_MAX_EXPANSIONS
@@ -28,15 +32,17 @@ __all__ = ["ENV_NAME", "MODES", "WebMDPAction", "WebMDPEnvironment", "WebMDPObse
            "WebMDPState"]
 
 ENV_NAME = "webmdp"
-MODES = ("semantic",)
-"""Observation modes served; browser mode (pixels / accessibility tree) is not yet wired."""
+T = TypeVar("T")
 
 
 class WebMDPAction(Action):
-    """A semantic action, as the observation's ``Available actions`` list names it;
-    ``Finish`` (``{"answer": ...}``) ends the episode."""
+    """Semantic mode: a semantic action, as the observation's ``Available actions`` list
+    names it; ``Finish`` (``{"answer": ...}``) ends the episode. Browser mode: a GUI action
+    kind (``click``, ``type``, ``key``, ``scroll``, ..., ``finish``) and its fields
+    (``{"x": 640, "y": 200}``, ``{"element": 12}``, ``{"text": "..."}``)."""
 
-    name: str = Field(description="Action name, e.g. Search, OpenProduct, Finish")
+    name: str = Field(description="Action name, e.g. Search or Finish (semantic mode), "
+                                  "click or finish (browser mode)")
     params: dict[str, Any] = Field(default_factory=dict, description="The action's parameters")
 
 
@@ -44,9 +50,13 @@ class WebMDPObservation(Observation):
     """What a model agent reads: the page as text (``model_view(obs).text``), the task's
     instruction, and the site's own error text when the last action was invalid."""
 
-    text: str = Field(default="", description="The current page as text, with its actions")
+    text: str = Field(default="", description="The current page as text: its actions "
+                                              "(semantic mode), or its URL and "
+                                              "accessibility tree (browser mode)")
     instruction: str = Field(default="", description="The task, in words")
     error: str | None = Field(default=None, description="Why the last action was refused")
+    screenshot: str | None = Field(default=None,
+                                   description="Browser mode: the viewport, PNG, base64")
 
 
 class WebMDPState(State):
@@ -56,10 +66,14 @@ class WebMDPState(State):
 
 
 class WebMDPEnvironment(Environment[WebMDPAction, WebMDPObservation, WebMDPState]):
-    """One semantic-mode episode at a time over a site (or ``all``, or ``cross-site``).
+    """One episode at a time over a site (or ``all``, or ``cross-site``), in semantic or
+    browser mode.
 
-    Construction is cheap (no task is built): the server makes one per HTTP call and one per
-    WebSocket session. ``reset`` chooses the task from ``task_id``; else from ``split`` and
+    Construction is cheap (no task is built, no browser started): the server makes one per
+    HTTP call and one per WebSocket session. In browser mode the session's Chromium starts on
+    its first ``reset`` and holds a slot of ``browsers`` until :meth:`close`.
+
+    ``reset`` chooses the task from ``task_id``; else from ``split`` and
     ``index``; else ``index = seed % num_tasks("train")``; the same arguments always give the
     same start state. ``reward``: ``terminal`` (1/0 from the exact verifier at the end),
     ``dense`` (terminal plus potential-based shaping) or ``rubric`` (a cross-site task's
@@ -71,7 +85,8 @@ class WebMDPEnvironment(Environment[WebMDPAction, WebMDPObservation, WebMDPState
     def __init__(self, site: str = ALL, *, mode: str = "semantic",
                  reward: RewardMode = "terminal", step_budget: int = DEFAULT_STEP_BUDGET,
                  tasks_file: str | None = None,
-                 max_expansions: int = DEFAULT_MAX_EXPANSIONS) -> None:
+                 max_expansions: int = DEFAULT_MAX_EXPANSIONS,
+                 browsers: BrowserCap | None = None) -> None:
         super().__init__()
         if mode not in MODES:
             raise unknown("mode", mode, MODES)
@@ -80,10 +95,12 @@ class WebMDPEnvironment(Environment[WebMDPAction, WebMDPObservation, WebMDPState
         if step_budget < 1:
             raise ValueError(f"step_budget must be at least 1, got {step_budget}")
         self.catalog = Catalog(site, resolve_path(tasks_file))
+        self.mode = mode
         self.reward_mode: RewardMode = reward
         self.step_budget = step_budget
         self.max_expansions = max_expansions
         self._episode: RLEpisode | None = None
+        self._seat = BrowserSeat(browsers) if mode == "browser" else None
         self._state = WebMDPState()
 
     # -- the task API (OpenEnv's TaskProvider) -------------------------------------------------
@@ -131,29 +148,30 @@ class WebMDPEnvironment(Environment[WebMDPAction, WebMDPObservation, WebMDPState
               task_id: str | None = None, split: str | None = None, index: int | None = None,
               **kwargs: Any) -> WebMDPObservation:
         task = self.choose(seed=seed, task_id=task_id, split=split, index=index)
-        self._episode = RLEpisode(task, self.reward_mode, agent="openenv",
-                                  step_budget=self.step_budget,
-                                  max_expansions=self.max_expansions)
+        self._end_episode()
+        self._episode = self._on_seat(RLEpisode, task, self.reward_mode, mode=self.mode,
+                                      agent="openenv", step_budget=self.step_budget,
+                                      max_expansions=self.max_expansions, seat=self._seat)
         self._state = WebMDPState(episode_id=episode_id or uuid.uuid4().hex, step_count=0,
                                   task_id=task.id)
-        return self._observation(self._episode.obs, reward=None, done=False, error=None,
-                                 truncated=False)
+        return self._observation(StepResult(self._episode.obs, 0.0, False, False, None, 0),
+                                 reward=None)
 
     def step(self, action: WebMDPAction, timeout_s: float | None = None,
              **kwargs: Any) -> WebMDPObservation:
         if self._episode is None:
             raise RuntimeError("no episode in progress: call reset() first")
-        r = self._episode.step({"name": action.name, "params": dict(action.params)})
+        r = self._on_seat(self._episode.step, {"name": action.name,
+                                               "params": dict(action.params)})
         self._state.step_count = r.steps
-        return self._observation(r.obs, reward=r.reward, done=r.done, error=r.error,
-                                 truncated=r.truncated)
+        return self._observation(r, reward=r.reward)
 
-    def _observation(self, obs: dict[str, Any], *, reward: float | None, done: bool,
-                     error: str | None, truncated: bool) -> WebMDPObservation:
+    def _observation(self, r: StepResult, *, reward: float | None) -> WebMDPObservation:
         return WebMDPObservation(
-            text=obs["text"], instruction=obs["instruction"], error=error, done=done,
-            reward=reward, metadata={"task_id": self._state.task_id,
-                                     "step": self._state.step_count, "truncated": truncated})
+            text=observation_text(r.obs), instruction=r.obs["instruction"], error=r.error,
+            screenshot=screenshot_b64(r.obs), done=r.done, reward=reward,
+            metadata={"task_id": self._state.task_id, "step": self._state.step_count,
+                      "truncated": r.truncated})
 
     @property
     def state(self) -> WebMDPState:
@@ -162,13 +180,27 @@ class WebMDPEnvironment(Environment[WebMDPAction, WebMDPObservation, WebMDPState
     def get_metadata(self) -> EnvironmentMetadata:
         return EnvironmentMetadata(
             name=ENV_NAME, version=_version(),
-            description=("Deterministic semantic-MDP websites (webmdp): typed semantic actions, "
-                         f"text observations; site={self.catalog.site}, "
-                         f"reward={self.reward_mode}."))
+            description=("Deterministic semantic-MDP websites (webmdp): "
+                         + ("typed semantic actions, text observations"
+                            if self.mode == "semantic" else
+                            "GUI actions in Chromium, screenshot and accessibility tree")
+                         + f"; site={self.catalog.site}, reward={self.reward_mode}."))
+
+    def _on_seat(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        """Browser mode: on the session's browser thread; semantic mode: here."""
+        return fn(*args, **kwargs) if self._seat is None else self._seat.run(fn, *args, **kwargs)
+
+    def _end_episode(self) -> None:
+        if self._episode is not None:
+            episode, self._episode = self._episode, None
+            self._on_seat(episode.close)
 
     def close(self) -> None:
-        if self._episode is not None:
-            self._episode.env.close()
+        try:
+            self._end_episode()
+        finally:
+            if self._seat is not None:
+                self._seat.close()
 
 
 def _version() -> str | None:

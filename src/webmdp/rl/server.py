@@ -10,6 +10,7 @@ from fastapi import FastAPI
 from openenv.core.env_server.http_server import create_app
 
 from webmdp.env.episode import DEFAULT_STEP_BUDGET
+from webmdp.rl.browser import BrowserCap
 from webmdp.rl.openenv import (
     ENV_NAME,
     WebMDPAction,
@@ -29,9 +30,13 @@ DEFAULT_PORT = 8000
 def build_app(*, site: str = ALL, mode: str = "semantic", reward: RewardMode = "terminal",
               max_sessions: int = DEFAULT_MAX_SESSIONS, step_budget: int = DEFAULT_STEP_BUDGET,
               tasks_file: str | None = None) -> FastAPI:
-    """The FastAPI app; the arguments are checked here, once, by building one environment."""
+    """The FastAPI app; the arguments are checked here, once, by building one environment.
+    In browser mode ``max_sessions`` also caps the Chromiums (one per session; a stateless
+    HTTP call borrows one for its own lifetime)."""
+    browsers = BrowserCap(max_sessions) if mode == "browser" else None
     factory = functools.partial(WebMDPEnvironment, site, mode=mode, reward=reward,
-                                step_budget=step_budget, tasks_file=tasks_file)
+                                step_budget=step_budget, tasks_file=tasks_file,
+                                browsers=browsers)
     factory().close()  # a bad option fails now, not on the first session
     return create_app(factory, WebMDPAction, WebMDPObservation, env_name=ENV_NAME,
                       max_concurrent_envs=max_sessions, state_cls=WebMDPState)

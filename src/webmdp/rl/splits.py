@@ -1,6 +1,10 @@
 """The task splits a trainer draws from: a fixed train/test partition, measured levels, the
 cross-site suite and a user's task file.
 
+``level-1`` holds few built-in tasks (23 of 1,800), so it goes on with the dial's level-1
+tasks of the same sites (``SITE_L1_NNNN``, :mod:`webmdp.tasks.dial`): worlds of their own, in
+no train or test split, built once and kept in the disk cache like the built-in sets.
+
 Kept apart from the OpenEnv adapter (and free of its import) so any trainer integration reads
 the same splits. Tasks come from the generators' disk cache; a catalog builds nothing until a
 split is first read, so constructing an environment stays cheap.
@@ -8,6 +12,7 @@ split is first read, so constructing an environment stays cheap.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import threading
 from collections.abc import Sequence
@@ -23,6 +28,8 @@ ALL = "all"
 CROSS = "cross-site"
 TRAIN, TEST = "train", "test"
 LEVELS = ("level-1", "level-2", "level-3", "level-none")
+DIAL_LEVEL = "level-1"
+"""The level split the dial's tasks extend."""
 FILE = "file"
 TEST_SHARE = 20
 """Percent of tasks in ``test``: a task is in test when its id's hash mod 100 falls below."""
@@ -50,6 +57,22 @@ def _site_tasks(sites: tuple[str, ...]) -> tuple[Task, ...]:
     with _LOCK:  # one build at a time: concurrent sessions would otherwise each build it
         sets = generate_sets([get_site(s) for s in sites])
     return tuple(t for s in sites for t in sets[s])
+
+
+@cache
+def _dial_tasks(sites: tuple[str, ...]) -> tuple[Task, ...]:
+    """The dial's level-1 tasks of ``sites``, in stream order (SITE_L1_NNNN)."""
+    from webmdp.sites import get_site
+    from webmdp.tasks.cache import cached_tasks
+    from webmdp.tasks.dial import stream
+
+    def build(site: str) -> list[Task]:
+        return [t for t in stream(get_site(site))
+                if t.difficulty is not None and t.difficulty.level == 1]
+
+    with _LOCK:
+        return tuple(t for s in sites
+                     for t in cached_tasks(f"{s}-dial-L1", functools.partial(build, s)))
 
 
 @cache
@@ -102,9 +125,12 @@ class Catalog:
 
     def task(self, task_id: str) -> Task:
         """A task of this catalog by id; an unknown id raises ValueError."""
-        # train and test hold every task of the scope; cross-site and a file come after, so
-        # a site's id never builds the cross-site suite
-        for split in (s for s in self.splits() if s not in LEVELS):
+        # train and test hold every built-in task of the scope; cross-site and a file come
+        # after, so a site's id never builds the cross-site suite; a dial name, level-1's
+        from webmdp.tasks.dial import is_dial_id
+
+        dial = is_dial_id(task_id)
+        for split in (s for s in self.splits() if s not in LEVELS or (dial and s == DIAL_LEVEL)):
             if task_id in self._by_id:
                 break
             self._by_id.update({t.id: t for t in self.tasks(split)})
@@ -120,15 +146,18 @@ def _split_tasks(site: str, tasks_file: str | None, split: str) -> tuple[Task, .
         return _file_tasks(tasks_file)
     if split == CROSS:
         return _cross_tasks()
+    sites: tuple[str, ...] = ()
     if site == CROSS:
         pool = _cross_tasks()
     else:
         from webmdp.sites import site_names
 
-        pool = _site_tasks(tuple(site_names()) if site == ALL else (site,))
+        sites = tuple(site_names()) if site == ALL else (site,)
+        pool = _site_tasks(sites)
     if split in (TRAIN, TEST):
         return tuple(t for t in pool if split_of(t.id) == split)
-    return tuple(t for t in pool if level_split(t) == split)
+    levelled = tuple(t for t in pool if level_split(t) == split)
+    return levelled + _dial_tasks(sites) if split == DIAL_LEVEL and sites else levelled
 
 
 def unknown(kind: str, value: str, choices: Sequence[str]) -> ValueError:

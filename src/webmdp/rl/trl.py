@@ -17,30 +17,41 @@ Ten sites declare 220 distinct action names, and some (``OpenThread``, ``SelectO
 ``{site: class}`` dict, which TRL takes together with an ``environment`` column in the
 dataset (:func:`webmdp.rl.dataset.rows`). The cross-site suite's ``site.Action`` becomes
 ``site_action``. The episode and its reward are :class:`~webmdp.rl.episode.RLEpisode`'s.
+
+In browser mode the methods are the GUI actions instead (``click``, ``type``, ``key``,
+``scroll``, ..., as :class:`~webmdp.env.actions.GUIAction` takes them), and ``reset`` and each
+action return TRL's content blocks: the screenshot as an image, then the URL and the
+accessibility tree as text. Each instance drives its own Chromium
+(:class:`~webmdp.rl.browser.BrowserSeat`), launched on its first ``reset``.
 """
 
 from __future__ import annotations
 
 import inspect
+import io
 import re
+import weakref
+from collections.abc import Callable
+from dataclasses import dataclass
 from functools import cache
 from typing import Any, Literal
 
 from webmdp.core.spec import ActionSpec, ParamSpec
 from webmdp.env.episode import DEFAULT_STEP_BUDGET
-from webmdp.rl.episode import RLEpisode
+from webmdp.rl.episode import MODES, RLEpisode, observation_text
 from webmdp.rl.rewards import REWARD_MODES, RewardMode
 from webmdp.rl.splits import ALL, CROSS, Catalog, unknown
 
-MODES = ("semantic",)
 _PY: dict[str, type] = {"str": str, "entity": str, "int": int, "float": float}
 
 
 def environment(site: str | list[str] = "shopping", mode: str = "semantic",
                 reward: RewardMode = "terminal", *,
                 step_budget: int = DEFAULT_STEP_BUDGET) -> Any:
-    """The ``environment_factory`` for ``site``: one class, or for ``all`` / a list of sites
-    a ``{site: class}`` dict."""
+    """The ``environment_factory`` for ``site``: one class, or for ``all`` (every site and the
+    cross-site suite, as the dataset's ``environment`` column names them) or a list of sites a
+    ``{site: class}`` dict. ``mode``: ``semantic`` (the site's semantic actions as tools,
+    text observations) or ``browser`` (GUI actions as tools, screenshot + text blocks)."""
     if mode not in MODES:
         raise unknown("mode", mode, MODES)
     if reward not in REWARD_MODES:
@@ -48,14 +59,16 @@ def environment(site: str | list[str] = "shopping", mode: str = "semantic",
     if isinstance(site, list) or site == ALL:
         from webmdp.sites import site_names
 
-        names = site_names() if site == ALL else list(site)
-        return {n: _env_class(n, reward, step_budget) for n in names}
-    return _env_class(site, reward, step_budget)
+        names = [*site_names(), CROSS] if site == ALL else list(site)
+        return {n: _env_class(n, mode, reward, step_budget) for n in names}
+    return _env_class(site, mode, reward, step_budget)
 
 
-def class_name(site: str) -> str:
-    """``shopping`` -> ``WebMDPShoppingEnv``, ``cross-site`` -> ``WebMDPCrossSiteEnv``."""
-    return "WebMDP" + "".join(p.capitalize() for p in re.split(r"[-_]", site)) + "Env"
+def class_name(site: str, mode: str = "semantic") -> str:
+    """``shopping`` -> ``WebMDPShoppingEnv``, ``cross-site`` -> ``WebMDPCrossSiteEnv``; in
+    browser mode ``WebMDPShoppingBrowserEnv``."""
+    words = "".join(p.capitalize() for p in re.split(r"[-_]", site))
+    return f"WebMDP{words}{'Browser' if mode == 'browser' else ''}Env"
 
 
 def method_name(action: str) -> str:
@@ -69,22 +82,34 @@ class WebMDPToolEnv:
     """The base of every generated class: one episode of the site's semantic MDP."""
 
     _site: str = ""
+    _mode: str = "semantic"
     _reward: RewardMode = "terminal"
     _step_budget: int = DEFAULT_STEP_BUDGET
 
     def __init__(self) -> None:
         self._episode: RLEpisode | None = None
+        self._seat: Any = None
+        if self._mode == "browser":
+            from webmdp.rl.browser import BrowserSeat
 
-    def reset(self, **row: Any) -> str:
+            self._seat = BrowserSeat()
+            weakref.finalize(self, self._seat.close)  # its Chromium goes with the instance
+
+    def reset(self, **row: Any) -> Any:
         """Start the task the dataset row names (``task_id``; other columns are ignored) and
-        return its first observation."""
+        return its first observation after a blank line, since TRL appends it to the task's
+        message (browser mode: the screenshot and text blocks, which TRL keeps apart)."""
         task_id = row.get("task_id")
         if not isinstance(task_id, str):
             raise ValueError("reset needs the row's task_id")
         task = _catalog(self._site).task(task_id)
-        self._episode = RLEpisode(task, self._reward, agent="trl",
-                                  step_budget=self._step_budget)
-        return str(self._episode.obs["text"])
+        if self._episode is not None:
+            self._run(self._episode.close)
+        self._episode = self._run(RLEpisode, task, self._reward, mode=self._mode, agent="trl",
+                                  step_budget=self._step_budget, seat=self._seat)
+        view = self._view(self._episode.obs)
+        # TRL appends this to the prompt's last message as it is: set it apart from the task
+        return "\n\n" + view if isinstance(view, str) else view
 
     def finish(self, answer: str | None = None) -> str:
         """End the episode: the task is done, or cannot be done.
@@ -96,25 +121,40 @@ class WebMDPToolEnv:
         Returns:
             That the episode is over.
         """
-        return self._act("Finish", {"answer": answer})
+        return self._act("finish" if self._mode == "browser" else "Finish", {"answer": answer})
 
     def get_reward(self) -> float:
         """The episode's reward so far (terminal: the verifier's 1 or 0 once it ended)."""
         return 0.0 if self._episode is None else self._episode.total
 
-    def _act(self, name: str, params: dict[str, Any]) -> str:
+    def _act(self, name: str, params: dict[str, Any]) -> Any:
         if self._episode is None:
             raise ValueError("no episode: reset first")
         if self._episode.done:
             raise ValueError("the episode is over")
-        result = self._episode.step({"name": name, "params": {
+        result = self._run(self._episode.step, {"name": name, "params": {
             k: v for k, v in params.items() if v is not None}})
         if result.error is not None:
             raise ValueError(result.error)
         if result.done:
             return "The episode is over." + ("" if not result.truncated else
                                              " (step budget reached)")
-        return str(result.obs["text"])
+        return self._view(result.obs)
+
+    def _run(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+        """Browser mode: on the instance's browser thread; semantic mode: here."""
+        return fn(*args, **kwargs) if self._seat is None else self._seat.run(fn, *args, **kwargs)
+
+    def _view(self, obs: dict[str, Any]) -> Any:
+        """The text, or in browser mode TRL's content blocks: the screenshot, then the text."""
+        text = observation_text(obs)
+        if self._mode != "browser":
+            return text
+        from PIL import Image
+
+        image = Image.open(io.BytesIO(obs["screenshot"]))
+        image.load()
+        return [{"type": "image", "image": image}, {"type": "text", "text": text}]
 
 
 @cache
@@ -123,18 +163,23 @@ def _catalog(site: str) -> Catalog:
 
 
 @cache
-def _env_class(site: str, reward: RewardMode, step_budget: int) -> type[WebMDPToolEnv]:
+def _env_class(site: str, mode: str, reward: RewardMode, step_budget: int
+               ) -> type[WebMDPToolEnv]:
     from webmdp.core.registry import get_site
 
     if site not in (*_site_names(), CROSS):
         raise unknown("site", site, [*_site_names(), CROSS])
-    namespace: dict[str, Any] = {"_site": site, "_reward": reward,
+    namespace: dict[str, Any] = {"_site": site, "_mode": mode, "_reward": reward,
                                  "_step_budget": step_budget,
                                  "__doc__": f"webmdp's {site} site as TRL tools "
-                                            f"(reward: {reward})."}
-    for spec in get_site(site).actions:
-        namespace[method_name(spec.name)] = _tool(spec)
-    return type(class_name(site), (WebMDPToolEnv,), namespace)
+                                            f"({mode} mode, reward: {reward})."}
+    if mode == "browser":
+        namespace.update({name: _method(name, name, args, doc)
+                          for name, (args, doc) in GUI_TOOLS.items()})
+    else:
+        for spec in get_site(site).actions:
+            namespace[method_name(spec.name)] = _tool(spec)
+    return type(class_name(site, mode), (WebMDPToolEnv,), namespace)
 
 
 def _site_names() -> list[str]:
@@ -143,28 +188,95 @@ def _site_names() -> list[str]:
     return site_names()
 
 
+@dataclass(frozen=True)
+class Arg:
+    """One parameter of a generated tool method."""
+
+    name: str
+    kind: Any
+    optional: bool
+    text: str
+
+
 def _tool(spec: ActionSpec) -> Any:
-    """A method that takes the action's parameters and steps the episode with it."""
+    """A method that takes a semantic action's parameters and steps the episode with it."""
+    args = [Arg(p.name, _annotation(p), p.optional, "") for p in spec.params]
+    return _method(method_name(spec.name), spec.name, args, _docstring(spec))
+
+
+def _method(name: str, action: str, args: list[Arg], doc: str) -> Any:
+    """A method ``name(self, *args)`` with a real signature (what TRL's schema builder reads)
+    that steps the episode with ``action`` and the given arguments."""
     params = [inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD)]
     annotations: dict[str, Any] = {"return": str}
-    for p in sorted(spec.params, key=lambda p: p.optional):
-        kind = _annotation(p)
-        annotations[p.name] = kind
-        params.append(inspect.Parameter(p.name, inspect.Parameter.POSITIONAL_OR_KEYWORD,
-                                        default=None if p.optional else inspect.Parameter.empty,
-                                        annotation=kind))
+    for a in sorted(args, key=lambda a: a.optional):
+        annotations[a.name] = a.kind
+        params.append(inspect.Parameter(a.name, inspect.Parameter.POSITIONAL_OR_KEYWORD,
+                                        default=None if a.optional else inspect.Parameter.empty,
+                                        annotation=a.kind))
 
-    def tool(self: WebMDPToolEnv, *args: Any, **kwargs: Any) -> str:
+    def tool(self: WebMDPToolEnv, *args: Any, **kwargs: Any) -> Any:
         bound = signature.bind(self, *args, **kwargs)
         values = {k: v for k, v in bound.arguments.items() if k != "self"}
-        return self._act(spec.name, values)
+        return self._act(action, values)
 
     signature = inspect.Signature(params, return_annotation=str)
     tool.__signature__ = signature  # type: ignore[attr-defined]
     tool.__annotations__ = annotations
-    tool.__name__ = tool.__qualname__ = method_name(spec.name)
-    tool.__doc__ = _docstring(spec)
+    tool.__name__ = tool.__qualname__ = name
+    tool.__doc__ = doc
     return tool
+
+
+def _gui_doc(head: str, args: list[Arg]) -> str:
+    lines = [head]
+    if args:
+        lines += ["", "Args:", *(f"    {a.name}: {a.text}" for a in args)]
+    return "\n".join([*lines, "", "Returns:", "    The page after the action: its screenshot, "
+                       "then its URL and accessibility tree."])
+
+
+def _point(what: str) -> tuple[list[Arg], str]:
+    args = [Arg("x", float | None, True, "viewport x in pixels (with y)."),
+            Arg("y", float | None, True, "viewport y in pixels (with x)."),
+            Arg("element", int | None, True, "an element id of the accessibility tree, "
+                                             "instead of x and y.")]
+    return args, _gui_doc(f"{what} at a point of the viewport, or on an element.", args)
+
+
+def _gui_tools() -> dict[str, tuple[list[Arg], str]]:
+    """The browser action space as tools (:class:`~webmdp.env.actions.GUIAction`'s kinds)."""
+    drag = [Arg("x", float, False, "start x in pixels."), Arg("y", float, False, "start y."),
+            Arg("x2", float, False, "end x in pixels."), Arg("y2", float, False, "end y.")]
+    scroll = [Arg("direction", Literal["up", "down", "left", "right"], False,
+                  "which way to scroll."),
+              Arg("amount", float | None, True, "how far, in mouse-wheel notches (100 px)."),
+              Arg("x", float | None, True, "x of the point to scroll at (default: centre)."),
+              Arg("y", float | None, True, "y of the point to scroll at.")]
+    type_ = [Arg("text", str, False, "the text to type into the focused field.")]
+    key = [Arg("key", str, False, "a key or chord, e.g. Enter, Tab, ctrl+a.")]
+    select = [Arg("element", int, False, "the id of a select element of the tree."),
+              Arg("option", str, False, "the label of the option to choose.")]
+    wait = [Arg("seconds", float | None, True, "how long (default 0.5 s, at most 5 s).")]
+    return {
+        "click": _point("Left-click"),
+        "double_click": _point("Double-click"),
+        "triple_click": _point("Triple-click (selects a line of text)"),
+        "right_click": _point("Right-click"),
+        "move": _point("Move the pointer (hover)"),
+        "drag": (drag, _gui_doc("Drag from one point to another.", drag)),
+        "scroll": (scroll, _gui_doc("Scroll the page.", scroll)),
+        "type": (type_, _gui_doc("Type text into the focused field.", type_)),
+        "key": (key, _gui_doc("Press a key or a key chord.", key)),
+        "select_option": (select, _gui_doc("Choose an option of a select element.", select)),
+        "go_back": ([], _gui_doc("Go back in the browser's history.", [])),
+        "go_forward": ([], _gui_doc("Go forward in the browser's history.", [])),
+        "wait": (wait, _gui_doc("Wait for the page.", wait)),
+    }
+
+
+GUI_TOOLS = _gui_tools()
+"""Browser mode's tools; ``finish`` is the base class's."""
 
 
 def _annotation(p: ParamSpec) -> Any:

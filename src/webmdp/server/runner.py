@@ -11,6 +11,7 @@ from typing import Any
 import httpx
 import uvicorn
 
+from webmdp.core.model import State
 from webmdp.errors import ServerError
 from webmdp.redact import register as register_secret
 from webmdp.server.app import create_app
@@ -68,6 +69,15 @@ class ServerHandle:
         with sess.lock:
             recs = sess.tracker.transitions[since:]
             return [r.model_dump(mode="json") for r in recs], len(sess.tracker.transitions)
+
+    def session_state(self, sid: str) -> State:
+        """A session's current semantic state, read from the app in this process under the
+        session's lock (a trainer's shaping reward needs it; no page ever shows it)."""
+        sess = self.app.state.sessions.get(sid)
+        if sess is None:
+            raise ServerError(f"no session {sid}")
+        with sess.lock:
+            return sess.tracker.state
 
     def stop(self) -> None:
         self._server.should_exit = True

@@ -1,0 +1,107 @@
+"""Browser mode for trainers: one webmdp server per process, and a Chromium per session.
+
+Playwright's sync API binds a browser to the thread that launched it, while a trainer calls an
+environment from whatever thread it likes (OpenEnv runs a WebSocket session on a thread of its
+own, but a stateless HTTP call resets on a pool thread and closes on the event loop's). So each
+session holds a :class:`BrowserSeat`: its own :class:`~webmdp.env.chromium.BrowserHost` and
+the one thread that ever touches it (:meth:`BrowserSeat.run`), both started on the session's
+first ``reset``; each episode gets a fresh browser context. A :class:`BrowserCap` bounds
+how many live at once (``webmdp rl serve --max-sessions``); the server that renders every
+site is shared and started once, on first use.
+"""
+
+from __future__ import annotations
+
+import atexit
+import base64
+import threading
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, TypeVar
+
+from webmdp.env.chromium import BrowserHost
+from webmdp.server.runner import ServerHandle
+
+T = TypeVar("T")
+_SERVER: ServerHandle | None = None
+_SERVER_LOCK = threading.Lock()
+WAIT_S = 60.0
+"""How long a call waits for a browser slot before it is refused."""
+
+
+def shared_server() -> ServerHandle:
+    """The process's webmdp server (loopback), started on first use."""
+    global _SERVER
+    with _SERVER_LOCK:
+        if _SERVER is None:
+            _SERVER = ServerHandle().start()
+            atexit.register(_SERVER.stop)
+        return _SERVER
+
+
+class BrowserCap:
+    """At most ``limit`` Chromium processes at once (None: no bound)."""
+
+    def __init__(self, limit: int | None = None) -> None:
+        if limit is not None and limit < 1:
+            raise ValueError(f"the browser cap must be at least 1, got {limit}")
+        self.limit = limit
+        self._slots = threading.BoundedSemaphore(limit) if limit is not None else None
+
+    def acquire(self) -> None:
+        if self._slots is not None and not self._slots.acquire(timeout=WAIT_S):
+            raise RuntimeError(f"all {self.limit} browsers are in use (waited {WAIT_S:g} s); "
+                               "raise --max-sessions or close a session")
+
+    def release(self) -> None:
+        if self._slots is not None:
+            self._slots.release()
+
+
+class BrowserSeat:
+    """A session's Chromium and its thread: :meth:`run` calls a function on the seat's own
+    thread, where :meth:`host` launches the browser on first use, holding one slot of ``cap``
+    until :meth:`close`."""
+
+    def __init__(self, cap: BrowserCap | None = None) -> None:
+        self.cap = cap or BrowserCap()
+        self._host: BrowserHost | None = None
+        self._thread: ThreadPoolExecutor | None = None
+
+    def run(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        """``fn(*args, **kwargs)`` on the seat's thread (every Playwright call goes there)."""
+        if self._thread is None:
+            self._thread = ThreadPoolExecutor(1, thread_name_prefix="webmdp-seat")
+        return self._thread.submit(fn, *args, **kwargs).result()
+
+    def host(self) -> BrowserHost:
+        """The seat's browser (call it inside :meth:`run`)."""
+        if self._host is None:
+            self.cap.acquire()
+            try:
+                self._host = BrowserHost()
+            except BaseException:
+                self.cap.release()
+                raise
+        self._host.ensure()
+        return self._host
+
+    def close(self) -> None:
+        """Close the browser on its thread, give back the slot, end the thread."""
+        if self._host is not None:
+            try:
+                self.run(self._host.close)
+            except RuntimeError:  # at interpreter exit the thread is gone: kill what it started
+                self._host.kill(driver=True)
+            finally:
+                self._host = None
+                self.cap.release()
+        if self._thread is not None:
+            self._thread.shutdown(wait=True)
+            self._thread = None
+
+
+def screenshot_b64(obs: dict[str, Any]) -> str | None:
+    """The observation's PNG as base64 text (what a JSON observation carries)."""
+    shot = obs.get("screenshot")
+    return base64.b64encode(shot).decode("ascii") if shot else None
