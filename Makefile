@@ -25,7 +25,7 @@ demo: setup
 # Chromium); the workers share one task cache. The run ends with its 15 slowest tests.
 PYTEST_WORKERS ?= auto
 test: setup
-	$(BIN)/ruff check src tests benchmarks
+	$(BIN)/ruff check src tests benchmarks examples
 	$(BIN)/mypy
 	$(BIN)/python -m pytest -q -p no:cacheprovider -n $(PYTEST_WORKERS) --maxprocesses 4 \
 	  --durations 15
@@ -47,7 +47,7 @@ test-train: setup
 	$(BIN)/python -m pytest -q -p no:cacheprovider -m train -s tests/train
 
 lint: setup
-	$(BIN)/ruff check src tests benchmarks
+	$(BIN)/ruff check src tests benchmarks examples
 	$(BIN)/ruff format --check src tests benchmarks
 
 bench: setup
