@@ -15,9 +15,10 @@ transformers_utils = pytest.importorskip("transformers.utils")
 pytestmark = pytest.mark.train
 
 
-@pytest.mark.parametrize("site", [*site_names(), "cross-site"])
-def test_every_tool_has_a_schema(site: str) -> None:
-    cls = environment(site)
+@pytest.mark.parametrize(("site", "mode"), [*((s, "semantic") for s in site_names()),
+                                            ("cross-site", "semantic"), ("shopping", "browser")])
+def test_every_tool_has_a_schema(site: str, mode: str) -> None:
+    cls = environment(site, mode)
     tools = [n for n, _ in inspect.getmembers(cls, inspect.isfunction)
              if not n.startswith("_") and n not in ("reset", "get_reward")]
     assert tools
