@@ -29,7 +29,10 @@ def serve(
     step_budget: int = typer.Option(50, "--step-budget", help="Steps per episode and site."),
     tasks: Path | None = typer.Option(None, "--tasks", help="A task file: served as split "
                                                             "'file'."),
-    host: str = typer.Option("127.0.0.1", "--host", help="Interface to bind (loopback)."),
+    host: str = typer.Option("127.0.0.1", "--host",
+                             help="Interface to bind: loopback by default; another (a trainer "
+                                  "on another machine) is warned about, as the server has no "
+                                  "authentication."),
     port: int = typer.Option(8000, "--port", help="TCP port."),
 ) -> None:
     """Serve an OpenEnv environment (HTTP + WebSocket, OpenEnv's own server) over webmdp's
@@ -52,6 +55,9 @@ def serve(
                          tasks_file=None if tasks is None else str(tasks))
     except ValueError as exc:
         raise fail(str(exc)) from None
+    if host not in ("127.0.0.1", "localhost", "::1"):
+        typer.echo(f"warning: binding {host}, not loopback: OpenEnv's server has no "
+                   "authentication, so whoever reaches this port can run episodes", err=True)
     typer.echo(f"webmdp OpenEnv server on http://{host}:{port} (site={site}, mode={mode}, "
                f"reward={reward}, max sessions={max_sessions})", err=True)
     run(app_, host=host, port=port)
