@@ -174,7 +174,16 @@ def build_trainer(args: argparse.Namespace, model: Any = None, processing_class:
 
 def main(argv: Sequence[str] | None = None) -> None:
     args = parse_args(argv)
-    trainer = build_trainer(args)
+    try:
+        import datasets  # noqa: F401
+        import trl  # noqa: F401
+    except ImportError as exc:
+        raise SystemExit(f"this example needs TRL: pip install 'webmdp[trl]' ({exc})") from None
+    try:
+        data = dataset(args)
+    except ValueError as exc:  # an unknown site or split: webmdp's one-line message
+        raise SystemExit(f"error: {exc}") from None
+    trainer = build_trainer(args, train_dataset=data)
     trainer.train()
     trainer.save_model(args.output_dir)
 

@@ -52,3 +52,15 @@ def test_serve_without_openenv_says_how_to_get_it() -> None:
     assert res.returncode == 2
     assert "pip install 'webmdp[openenv]'" in res.stderr
     assert len(res.stderr.strip().splitlines()) == 1
+
+
+def test_the_grpo_example_without_trl_says_how_to_get_it() -> None:
+    example = ROOT / "examples" / "trl_grpo.py"
+    res = _python(
+        "import runpy, sys\n"
+        "sys.modules['trl'] = None  # as if it were not installed\n"
+        "sys.argv = ['trl_grpo.py', '--site', 'shopping']\n"
+        f"runpy.run_path({str(example)!r}, run_name='__main__')\n")
+    assert res.returncode == 1
+    assert res.stderr.strip().startswith("this example needs TRL: pip install 'webmdp[trl]'")
+    assert len(res.stderr.strip().splitlines()) == 1
