@@ -15,6 +15,7 @@ from PIL import Image
 from rl_support import assert_no_leak, gui_oracle, run, serving
 
 from webmdp.env.chromium import VIEWPORT
+from webmdp.rl.browser import shared_server
 from webmdp.rl.client import WebMDPClient
 from webmdp.rl.openenv import WebMDPAction, WebMDPEnvironment, WebMDPObservation
 from webmdp.rl.rewards import potential
@@ -58,6 +59,10 @@ def test_the_oracle_in_chromium_earns_the_reward(local: WebMDPEnvironment) -> No
     assert {_png_size(o.screenshot) for o in got} == {(VIEWPORT["width"], VIEWPORT["height"])}
     assert got[0].text.startswith("URL: /\nAccessibility tree")
     assert_no_leak(task, got)
+    token = shared_server().token  # the run path's page check, on what a trainer receives
+    for o in got:
+        assert token not in o.model_dump_json()
+        assert not [w for w in ("hard_negative", "oracle", '"role"', "target") if w in o.text]
     dense = WebMDPEnvironment("shopping", mode="browser", reward="dense")
     try:
         shaped = run(dense, task, gui_oracle(task))
