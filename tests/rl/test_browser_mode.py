@@ -11,6 +11,7 @@ from collections.abc import Iterator
 
 import httpx
 import pytest
+from openenv.cli._validation import validate_running_environment
 from PIL import Image
 from rl_support import assert_no_leak, gui_oracle, run, serving
 
@@ -125,6 +126,14 @@ def test_two_sessions_at_once_reproduce_the_in_process_episode(
         for g, w in zip(got[i], want[i], strict=True):
             assert {**g, "metadata": {}} == {**w, "metadata": {}}
         assert got[i][-1]["reward"] == 1.0
+
+
+def test_validator_passes_in_browser_mode(url: str) -> None:
+    report = validate_running_environment(url)
+    assert report["passed"], [c for c in report["criteria"] if not c["passed"]]
+    schema = httpx.get(f"{url}/schema").json()
+    assert "screenshot" in schema["observation"]["properties"]
+    assert "GUI actions in Chromium" in httpx.get(f"{url}/metadata").json()["description"]
 
 
 def test_a_stateless_http_reset_gives_its_browser_back(url: str) -> None:
