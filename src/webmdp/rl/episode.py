@@ -8,20 +8,34 @@ reward.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from webmdp.core.model import State
 from webmdp.env.episode import DEFAULT_STEP_BUDGET
 from webmdp.env.semantic import SemanticEnv
-from webmdp.rl.rewards import RewardMode, final_reward, potential
+from webmdp.rl.rewards import REWARD_MODES, RewardMode, final_reward, potential
+from webmdp.rl.splits import unknown
 from webmdp.tasks.distance import DEFAULT_MAX_EXPANSIONS
 from webmdp.tasks.model import Task
 
+if TYPE_CHECKING:  # browser mode's seat; its module loads Playwright and the server
+    from webmdp.rl.browser import BrowserSeat
+
+T = TypeVar("T")
 MODES = ("semantic", "browser")
 """Semantic: typed actions on the MDP, text observations. Browser: the coordinate / keyboard
 action space (:class:`~webmdp.env.actions.GUIAction`) in Chromium, the accessibility tree as
 text and a screenshot."""
+
+
+def check_options(mode: str, reward: str) -> None:
+    """Refuse an unknown mode or reward mode (ValueError, the project's one-line message)."""
+    if mode not in MODES:
+        raise unknown("mode", mode, MODES)
+    if reward not in REWARD_MODES:
+        raise unknown("reward", reward, REWARD_MODES)
 
 
 @dataclass
@@ -41,33 +55,49 @@ class StepResult:
 class RLEpisode:
     """A task's episode with its reward mode. ``dense``: r = terminal + Φ(s') - Φ(s), Φ = 0 at
     the end, so an episode's rewards sum to terminal - Φ(s₀). In browser mode ``seat`` (a
-    :class:`~webmdp.rl.browser.BrowserSeat`) gives the Chromium; Φ reads the server
-    session's semantic state, which no page shows."""
+    :class:`~webmdp.rl.browser.BrowserSeat`) gives the Chromium, and every call that touches
+    it (start, step, close) runs on the seat's thread, whichever thread calls; Φ reads the
+    server session's semantic state, which no page shows."""
 
     def __init__(self, task: Task, reward: RewardMode, *, mode: str = "semantic",
                  agent: str = "rl", step_budget: int = DEFAULT_STEP_BUDGET,
-                 max_expansions: int = DEFAULT_MAX_EXPANSIONS, seat: Any = None) -> None:
+                 max_expansions: int = DEFAULT_MAX_EXPANSIONS,
+                 seat: BrowserSeat | None = None) -> None:
         self.task, self.reward_mode, self.max_expansions = task, reward, max_expansions
         self.mode = mode
-        self.env: Any
-        if mode == "browser":
+        if mode == "browser" and seat is None:
+            raise ValueError("browser mode needs a BrowserSeat")
+        self.seat = seat if mode == "browser" else None
+        self.env: Any = None
+        self.obs = self._on_seat(self._start, agent, step_budget)
+        self.phi = self._potential() if reward == "dense" else 0.0
+        self.total = 0.0
+
+    def _start(self, agent: str, step_budget: int) -> dict[str, Any]:
+        if self.mode == "browser":
             from webmdp.env.browser import BrowserConfig, BrowserEnv
             from webmdp.rl.browser import shared_server
 
-            if seat is None:
-                raise ValueError("browser mode needs a BrowserSeat")
-            self.env = BrowserEnv(task, agent=agent, server=shared_server(), host=seat.host(),
+            assert self.seat is not None
+            self.env = BrowserEnv(self.task, agent=agent, server=shared_server(),
+                                  host=self.seat.host(),
                                   config=BrowserConfig(step_budget=step_budget,
                                                        observation="both"))
         else:
-            self.env = SemanticEnv(task, agent=agent, step_budget=step_budget)
-        self.obs, _ = self.env.reset()
-        self.phi = self._potential() if reward == "dense" else 0.0
-        self.total = 0.0
+            self.env = SemanticEnv(self.task, agent=agent, step_budget=step_budget)
+        obs, _ = self.env.reset()
+        return dict(obs)
+
+    def _on_seat(self, fn: Callable[..., T], *args: Any) -> T:
+        """Browser mode: on the seat's thread; semantic mode: here."""
+        return fn(*args) if self.seat is None else self.seat.run(fn, *args)
 
     def step(self, action: dict[str, Any]) -> StepResult:
         """``action``: ``{"name", "params"}``, a semantic action or (browser mode) a GUI action
         kind and its fields."""
+        return self._on_seat(self._step, action)
+
+    def _step(self, action: dict[str, Any]) -> StepResult:
         if self.mode == "browser":
             action = {"kind": action["name"], **action.get("params", {})}
         obs, terminal, terminated, truncated, info = self.env.step(action)
@@ -88,7 +118,7 @@ class RLEpisode:
 
     def close(self) -> None:
         """Let go of the episode's page (the seat's Chromium stays for the next one)."""
-        self.env.close()
+        self._on_seat(self.env.close)
 
     def _rejected(self) -> str | None:
         """In browser mode, the site's own error when the step's input reached an action the

@@ -12,9 +12,8 @@ session's own (:mod:`webmdp.rl.browser`), launched on its first ``reset``. The g
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable
 from importlib.metadata import PackageNotFoundError, version
-from typing import Any, TypeVar
+from typing import Any
 
 from openenv.core.env_server.interfaces import Environment
 from openenv.core.env_server.types import Action, EnvironmentMetadata, Observation, State
@@ -22,9 +21,9 @@ from pydantic import Field
 
 from webmdp.env.episode import DEFAULT_STEP_BUDGET
 from webmdp.rl.browser import BrowserCap, BrowserSeat, screenshot_b64
-from webmdp.rl.episode import MODES, RLEpisode, StepResult, observation_text
-from webmdp.rl.rewards import REWARD_MODES, RewardMode
-from webmdp.rl.splits import ALL, TRAIN, Catalog, resolve_path, task_spec, unknown
+from webmdp.rl.episode import MODES, RLEpisode, StepResult, check_options, observation_text
+from webmdp.rl.rewards import RewardMode
+from webmdp.rl.splits import ALL, TRAIN, Catalog, resolve_path, task_spec
 from webmdp.tasks.distance import DEFAULT_MAX_EXPANSIONS
 from webmdp.tasks.model import Task
 
@@ -32,7 +31,6 @@ __all__ = ["ENV_NAME", "MODES", "WebMDPAction", "WebMDPEnvironment", "WebMDPObse
            "WebMDPState"]
 
 ENV_NAME = "webmdp"
-T = TypeVar("T")
 
 
 class WebMDPAction(Action):
@@ -88,10 +86,7 @@ class WebMDPEnvironment(Environment[WebMDPAction, WebMDPObservation, WebMDPState
                  max_expansions: int = DEFAULT_MAX_EXPANSIONS,
                  browsers: BrowserCap | None = None) -> None:
         super().__init__()
-        if mode not in MODES:
-            raise unknown("mode", mode, MODES)
-        if reward not in REWARD_MODES:
-            raise unknown("reward", reward, REWARD_MODES)
+        check_options(mode, reward)
         if step_budget < 1:
             raise ValueError(f"step_budget must be at least 1, got {step_budget}")
         self.catalog = Catalog(site, resolve_path(tasks_file))
@@ -149,9 +144,9 @@ class WebMDPEnvironment(Environment[WebMDPAction, WebMDPObservation, WebMDPState
               **kwargs: Any) -> WebMDPObservation:
         task = self.choose(seed=seed, task_id=task_id, split=split, index=index)
         self._end_episode()
-        self._episode = self._on_seat(RLEpisode, task, self.reward_mode, mode=self.mode,
-                                      agent="openenv", step_budget=self.step_budget,
-                                      max_expansions=self.max_expansions, seat=self._seat)
+        self._episode = RLEpisode(task, self.reward_mode, mode=self.mode, agent="openenv",
+                                  step_budget=self.step_budget,
+                                  max_expansions=self.max_expansions, seat=self._seat)
         self._state = WebMDPState(episode_id=episode_id or uuid.uuid4().hex, step_count=0,
                                   task_id=task.id)
         return self._observation(StepResult(self._episode.obs, 0.0, False, False, None, 0),
@@ -161,8 +156,7 @@ class WebMDPEnvironment(Environment[WebMDPAction, WebMDPObservation, WebMDPState
              **kwargs: Any) -> WebMDPObservation:
         if self._episode is None:
             raise RuntimeError("no episode in progress: call reset() first")
-        r = self._on_seat(self._episode.step, {"name": action.name,
-                                               "params": dict(action.params)})
+        r = self._episode.step({"name": action.name, "params": dict(action.params)})
         self._state.step_count = r.steps
         return self._observation(r, reward=r.reward)
 
@@ -186,14 +180,10 @@ class WebMDPEnvironment(Environment[WebMDPAction, WebMDPObservation, WebMDPState
                             "GUI actions in Chromium, screenshot and accessibility tree")
                          + f"; site={self.catalog.site}, reward={self.reward_mode}."))
 
-    def _on_seat(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-        """Browser mode: on the session's browser thread; semantic mode: here."""
-        return fn(*args, **kwargs) if self._seat is None else self._seat.run(fn, *args, **kwargs)
-
     def _end_episode(self) -> None:
         if self._episode is not None:
             episode, self._episode = self._episode, None
-            self._on_seat(episode.close)
+            episode.close()
 
     def close(self) -> None:
         try:

@@ -31,15 +31,14 @@ import inspect
 import io
 import re
 import weakref
-from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from typing import Any, Literal
 
 from webmdp.core.spec import ActionSpec, ParamSpec
 from webmdp.env.episode import DEFAULT_STEP_BUDGET
-from webmdp.rl.episode import MODES, RLEpisode, observation_text
-from webmdp.rl.rewards import REWARD_MODES, RewardMode
+from webmdp.rl.episode import RLEpisode, check_options, observation_text
+from webmdp.rl.rewards import RewardMode
 from webmdp.rl.splits import ALL, CROSS, Catalog, unknown
 
 _PY: dict[str, type] = {"str": str, "entity": str, "int": int, "float": float}
@@ -52,10 +51,7 @@ def environment(site: str | list[str] = "shopping", mode: str = "semantic",
     cross-site suite, as the dataset's ``environment`` column names them) or a list of sites a
     ``{site: class}`` dict. ``mode``: ``semantic`` (the site's semantic actions as tools,
     text observations) or ``browser`` (GUI actions as tools, screenshot + text blocks)."""
-    if mode not in MODES:
-        raise unknown("mode", mode, MODES)
-    if reward not in REWARD_MODES:
-        raise unknown("reward", reward, REWARD_MODES)
+    check_options(mode, reward)
     if isinstance(site, list) or site == ALL:
         from webmdp.sites import site_names
 
@@ -104,8 +100,8 @@ class WebMDPToolEnv:
             raise ValueError("reset needs the row's task_id")
         task = _catalog(self._site).task(task_id)
         if self._episode is not None:
-            self._run(self._episode.close)
-        self._episode = self._run(RLEpisode, task, self._reward, mode=self._mode, agent="trl",
+            self._episode.close()
+        self._episode = RLEpisode(task, self._reward, mode=self._mode, agent="trl",
                                   step_budget=self._step_budget, seat=self._seat)
         view = self._view(self._episode.obs)
         # TRL appends this to the prompt's last message as it is: set it apart from the task
@@ -132,7 +128,7 @@ class WebMDPToolEnv:
             raise ValueError("no episode: reset first")
         if self._episode.done:
             raise ValueError("the episode is over")
-        result = self._run(self._episode.step, {"name": name, "params": {
+        result = self._episode.step({"name": name, "params": {
             k: v for k, v in params.items() if v is not None}})
         if result.error is not None:
             raise ValueError(result.error)
@@ -140,10 +136,6 @@ class WebMDPToolEnv:
             return "The episode is over." + ("" if not result.truncated else
                                              " (step budget reached)")
         return self._view(result.obs)
-
-    def _run(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
-        """Browser mode: on the instance's browser thread; semantic mode: here."""
-        return fn(*args, **kwargs) if self._seat is None else self._seat.run(fn, *args, **kwargs)
 
     def _view(self, obs: dict[str, Any]) -> Any:
         """The text, or in browser mode TRL's content blocks: the screenshot, then the text."""
