@@ -39,7 +39,7 @@ from webmdp.core.spec import ActionSpec, ParamSpec
 from webmdp.env.episode import DEFAULT_STEP_BUDGET
 from webmdp.rl.episode import RLEpisode, check_options, observation_text
 from webmdp.rl.rewards import RewardMode
-from webmdp.rl.splits import ALL, CROSS, Catalog, unknown
+from webmdp.rl.splits import ALL, Catalog, site_choices, unknown
 
 _PY: dict[str, type] = {"str": str, "entity": str, "int": int, "float": float}
 
@@ -53,9 +53,7 @@ def environment(site: str | list[str] = "shopping", mode: str = "semantic",
     text observations) or ``browser`` (GUI actions as tools, screenshot + text blocks)."""
     check_options(mode, reward)
     if isinstance(site, list) or site == ALL:
-        from webmdp.sites import site_names
-
-        names = [*site_names(), CROSS] if site == ALL else list(site)
+        names = _scopes() if site == ALL else list(site)
         return {n: _env_class(n, mode, reward, step_budget) for n in names}
     return _env_class(site, mode, reward, step_budget)
 
@@ -159,8 +157,8 @@ def _env_class(site: str, mode: str, reward: RewardMode, step_budget: int
                ) -> type[WebMDPToolEnv]:
     from webmdp.core.registry import get_site
 
-    if site not in (*_site_names(), CROSS):
-        raise unknown("site", site, [*_site_names(), CROSS])
+    if site not in _scopes():
+        raise unknown("site", site, _scopes())
     namespace: dict[str, Any] = {"_site": site, "_mode": mode, "_reward": reward,
                                  "_step_budget": step_budget,
                                  "__doc__": f"webmdp's {site} site as TRL tools "
@@ -174,10 +172,9 @@ def _env_class(site: str, mode: str, reward: RewardMode, step_budget: int
     return type(class_name(site, mode), (WebMDPToolEnv,), namespace)
 
 
-def _site_names() -> list[str]:
-    from webmdp.sites import site_names
-
-    return site_names()
+def _scopes() -> list[str]:
+    """What one class can serve: every site and the cross-site suite (``all`` less itself)."""
+    return [s for s in site_choices() if s != ALL]
 
 
 @dataclass(frozen=True)
