@@ -19,6 +19,16 @@ of the agent::
 
 from __future__ import annotations
 
+import reprlib
+from typing import Any
+
+SHOWN_CHARS = 80
+"""The most characters an error message quotes of one string the agent sent (of a whole
+value: twice that)."""
+
+_REPR = reprlib.Repr()
+_REPR.maxstring = _REPR.maxother = SHOWN_CHARS
+
 
 class WebMDPError(Exception):
     """Base of every webmdp error; carries optional task id and step for context."""
@@ -50,6 +60,13 @@ class AgentFault(WebMDPError):
 
 class InvalidAction(AgentFault):
     """A semantic action whose precondition fails in the current state."""
+
+
+def shown(value: Any) -> str:
+    """``repr(value)`` shortened (:data:`SHOWN_CHARS`): an error message names what the agent
+    sent without echoing a huge value into the next observation."""
+    text = _REPR.repr(value)
+    return text if len(text) <= 2 * SHOWN_CHARS else text[:2 * SHOWN_CHARS] + "..."
 
 
 def require(cond: bool, message: str) -> None:

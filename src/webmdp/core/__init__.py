@@ -3,6 +3,7 @@
 from webmdp.core.model import EntityView, Observation, State, World, WorldSpec
 from webmdp.core.site import Site
 from webmdp.core.spec import (
+    MAX_TEXT,
     Action,
     ActionSpec,
     ParamSpec,
@@ -13,6 +14,7 @@ from webmdp.core.spec import (
 )
 
 __all__ = [
-    "Action", "ActionSpec", "EntityView", "Observation", "ParamSpec", "Site", "SkillCategory",
-    "State", "SurfaceKind", "SurfaceSpec", "VisibilitySpec", "World", "WorldSpec",
+    "MAX_TEXT", "Action", "ActionSpec", "EntityView", "Observation", "ParamSpec", "Site",
+    "SkillCategory", "State", "SurfaceKind", "SurfaceSpec", "VisibilitySpec", "World",
+    "WorldSpec",
 ]

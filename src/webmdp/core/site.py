@@ -12,12 +12,13 @@ from webmdp.core.model import Observation, State, World, WorldSpec
 from webmdp.core.spec import (
     Action,
     ActionSpec,
+    ParamSpec,
     SkillCategory,
     SurfaceKind,
     SurfaceSpec,
     VisibilitySpec,
 )
-from webmdp.errors import InvalidAction
+from webmdp.errors import InvalidAction, shown
 
 if TYPE_CHECKING:
     from webmdp.tasks.template import TaskTemplate
@@ -57,7 +58,7 @@ class Site(ABC):
         except KeyError:
             if name in dialog.SPECS:  # a confirmation dialog's (a world knob: core.dialog)
                 return dialog.SPECS[name]
-            raise InvalidAction(f"unknown action '{name}' on site {self.name}") from None
+            raise InvalidAction(f"unknown action {shown(name)} on site {self.name}") from None
 
     def surface_kind(self, surface: str) -> SurfaceKind:
         return self._surfaces[surface].kind
@@ -133,19 +134,18 @@ class Site(ABC):
 
     # -- helpers shared by every site ----------------------------------------------------------
     def validate_params(self, action: Action) -> ActionSpec:
-        """Check names and types of an action's parameters against its spec."""
+        """Check names, types and lengths of an action's parameters against its spec."""
         spec = self.action_spec(action.name)
         known = {p.name for p in spec.params}
         extra = set(action.params) - known
         if extra:
-            raise InvalidAction(f"{action.name}: unknown parameter(s) {sorted(extra)}")
+            raise InvalidAction(f"{action.name}: unknown parameter(s) {shown(sorted(extra))}")
         for p in spec.params:
             if p.name not in action.params:
                 if p.optional:
                     continue
                 raise InvalidAction(f"{action.name}: missing parameter '{p.name}'")
-            value = action.params[p.name]
-            _check_type(action.name, p.name, p.type, p.choices, value)
+            _check_type(action.name, p, action.params[p.name])
         return spec
 
     def step(self, state: State, action: Action, world: World) -> State:
@@ -156,20 +156,23 @@ class Site(ABC):
         return self.transition(state, action, world) if opened is None else opened
 
 
-def _check_type(action: str, name: str, typ: str, choices: tuple[str, ...], value: Any) -> None:
+def _check_type(action: str, p: ParamSpec, value: Any) -> None:
     ok: bool
-    if typ in ("str", "entity", "choice"):
+    if p.type in ("str", "entity", "choice"):
         ok = isinstance(value, str)
-    elif typ == "int":
+    elif p.type == "int":
         ok = isinstance(value, int) and not isinstance(value, bool)
-    elif typ == "float":
+    elif p.type == "float":
         ok = isinstance(value, int | float) and not isinstance(value, bool)
     else:
         ok = True
     if not ok:
-        raise InvalidAction(f"{action}: parameter '{name}' must be {typ}, got {value!r}")
-    if choices and value not in choices:
-        raise InvalidAction(f"{action}: parameter '{name}' must be one of {list(choices)}")
+        raise InvalidAction(f"{action}: parameter '{p.name}' must be {p.type}, got {shown(value)}")
+    if isinstance(value, str) and len(value) > p.max_length:
+        raise InvalidAction(f"{action}: parameter '{p.name}' is {len(value)} characters, "
+                            f"at most {p.max_length}")
+    if p.choices and value not in p.choices:
+        raise InvalidAction(f"{action}: parameter '{p.name}' must be one of {list(p.choices)}")
 
 
 def fill(site: Site, action: Action) -> Action:

@@ -6,6 +6,11 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+MAX_TEXT = 2000
+"""The most characters a string parameter (``str``, ``entity``, ``choice``) or a GUI ``type``
+text may have, unless its :class:`ParamSpec` declares more: one action carries a bounded value
+(a million-key ``type`` would never return; a huge query would fill every observation)."""
+
 
 class SurfaceKind(StrEnum):
     """WebSTEP Table 5 surface categories."""
@@ -41,6 +46,8 @@ class ParamSpec:
 
     ``type`` is one of ``str``, ``int``, ``float``, ``entity`` (an entity id) or ``choice``;
     ``text`` params are free text the agent types (search queries, message bodies).
+    ``max_length`` bounds a string value (``str``, ``entity``, ``choice``); a site declares
+    more than :data:`MAX_TEXT` only on a param that needs it.
     """
 
     name: str
@@ -48,6 +55,7 @@ class ParamSpec:
     choices: tuple[str, ...] = ()
     text: bool = False
     optional: bool = False
+    max_length: int = MAX_TEXT
 
 
 @dataclass(frozen=True, slots=True)

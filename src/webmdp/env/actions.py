@@ -9,9 +9,12 @@ keyboard (``type``, ``key`` with chords such as ``ctrl+shift+t``), form controls
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, model_validator
+from pydantic import BaseModel, Field, ValidationError, model_validator
+
+from webmdp.core.spec import MAX_TEXT
+from webmdp.errors import shown
 
 GUIKind = Literal["click", "double_click", "triple_click", "right_click", "move", "drag",
                   "mouse_down", "mouse_up", "scroll", "type", "key", "select_option", "go_back",
@@ -21,6 +24,12 @@ Direction = Literal["up", "down", "left", "right"]
 
 SCROLL_STEP_PX = 100
 """Pixels per unit of ``amount`` in a directional scroll (one mouse-wheel notch)."""
+MAX_KEY = 64
+"""The most characters of a key or chord name (``key``, each of ``modifiers``)."""
+MAX_MODIFIERS = 8
+"""The most keys held during one pointer action."""
+
+KeyName = Annotated[str, Field(max_length=MAX_KEY)]
 
 _POINTED = ("click", "double_click", "triple_click", "right_click", "move", "drag")
 _KEY_ALIASES = {
@@ -58,7 +67,9 @@ def normalize_key(chord: str) -> str:
 
 class GUIAction(BaseModel):
     """One browser action. Coordinates are viewport pixels; ``element`` targets an element id
-    from the accessibility observation instead."""
+    from the accessibility observation instead. Free strings are bounded (``text``, ``option``,
+    ``answer``: :data:`~webmdp.core.spec.MAX_TEXT`; ``key`` and each modifier: :data:`MAX_KEY`),
+    so no one action types or carries without end."""
 
     kind: GUIKind
     x: float | None = None
@@ -71,12 +82,12 @@ class GUIAction(BaseModel):
     dy: float = 0.0
     direction: Direction | None = None
     amount: float | None = None
-    text: str = ""
-    key: str = ""
-    option: str | None = None
+    text: str = Field("", max_length=MAX_TEXT)
+    key: KeyName = ""
+    option: str | None = Field(None, max_length=MAX_TEXT)
     seconds: float | None = None
-    answer: str | None = None
-    modifiers: list[str] = []
+    answer: str | None = Field(None, max_length=MAX_TEXT)
+    modifiers: list[KeyName] = Field([], max_length=MAX_MODIFIERS)
     """Keys held during a pointer action (``["Shift"]``, ``["ctrl"]``), normalised."""
     replace: bool = False
     """``type`` into an element: select its content first, so the text replaces it."""
@@ -103,6 +114,31 @@ class GUIAction(BaseModel):
 
     def to_dict(self) -> dict[str, Any]:
         return self.model_dump(exclude_defaults=True, exclude={"kind"}) | {"kind": self.kind}
+
+
+def invalid_reason(exc: ValidationError, kind: Any = None) -> str:
+    """A :class:`GUIAction`'s validation errors as one line that never quotes a long value:
+    ``type: text is 1000000 characters, at most 2000``, ``click needs x and y or an element
+    id``. ``kind``: the kind the action asked for, named before a field's error."""
+    parts = []
+    for err in exc.errors()[:3]:
+        loc = ".".join(str(p) for p in err["loc"])
+        value, limit = err.get("input"), (err.get("ctx") or {}).get("max_length")
+        if err["type"] == "string_too_long" and isinstance(value, str):
+            msg = f"{loc} is {len(value)} characters, at most {limit}"
+        elif err["type"] == "too_long" and hasattr(value, "__len__"):
+            msg = f"{loc} has {len(value)} items, at most {limit}"
+        elif err["type"] == "literal_error" and loc == "kind":
+            parts.append(f"unknown kind {shown(value)}")
+            continue
+        elif err["type"] == "value_error":  # the model's own check: it names the kind
+            parts.append(str(err["msg"]).removeprefix("Value error, "))
+            continue
+        else:
+            msg = f"{loc}: {err['msg']}" if loc else str(err["msg"])
+        parts.append(f"{kind}: {msg}" if isinstance(kind, str) and len(kind) <= MAX_KEY
+                     else msg)
+    return "; ".join(parts).replace("\n", " ")
 
 
 def click(x: float, y: float) -> GUIAction:

@@ -12,7 +12,7 @@ from typing import Any, Literal
 
 from pydantic import ValidationError
 
-from webmdp.env.actions import GUIAction
+from webmdp.env.actions import GUIAction, invalid_reason
 from webmdp.env.axtree import SCRIPT as AXTREE_JS
 from webmdp.env.axtree import render_axtree
 from webmdp.env.chromium import VIEWPORT, BrowserHost, brief
@@ -188,7 +188,8 @@ class BrowserEnv:
         try:
             act = action if isinstance(action, GUIAction) else GUIAction.model_validate(action)
         except ValidationError as exc:
-            return self.record_invalid(f"malformed action {action!r}: {exc}",
+            kind = action.get("kind") if isinstance(action, dict) else None
+            return self.record_invalid(f"malformed action: {invalid_reason(exc, kind)}",
                                        raw_output=raw_output, agent_s=agent_s, notes=notes)
         t0 = time.perf_counter()
         if act.kind == "finish":

@@ -8,8 +8,9 @@ from typing import Any
 
 from webmdp.core.model import EntityView, Observation, World
 from webmdp.core.site import Site
-from webmdp.core.spec import Action
+from webmdp.core.spec import MAX_TEXT, Action
 from webmdp.env.episode import DEFAULT_STEP_BUDGET, INVALID_KIND, Episode
+from webmdp.errors import shown
 from webmdp.sites import get_site
 from webmdp.tasks.codes import Coder
 from webmdp.tasks.model import Task
@@ -72,13 +73,18 @@ class SemanticEnv:
         try:
             act = as_action(action)
         except (KeyError, TypeError, ValueError) as exc:
-            return self.record_invalid(f"malformed action {action!r}: {exc!r}",
+            return self.record_invalid(f"malformed action {shown(action)}: {shown(exc)}",
                                        raw_output=raw_output, agent_s=agent_s, notes=notes)
         t0 = time.perf_counter()
         if act.name == FINISH:
+            answer = act.params.get("answer")
+            if isinstance(answer, str) and len(answer) > MAX_TEXT:  # as GUIAction's answer
+                return self.record_invalid(f"{FINISH}: answer is {len(answer)} characters, "
+                                           f"at most {MAX_TEXT}", raw_output=raw_output,
+                                           agent_s=agent_s, notes=notes)
             episode.record(act.to_dict(), [], raw_output=raw_output, agent_s=agent_s, notes=notes)
             trace = episode.close(self.site.facts(tracker.state), termination="finished",
-                                  answer=act.params.get("answer"))
+                                  answer=answer)
             return self._obs(), float(trace.success), True, False, self._info()
         rec = tracker.apply(act)
         episode.record(act.to_dict(), [rec], raw_output=raw_output, agent_s=agent_s,

@@ -32,8 +32,10 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
+from pydantic import ValidationError
+
 from webmdp.core.spec import Action
-from webmdp.env.actions import Button, GUIAction, GUIKind
+from webmdp.env.actions import Button, GUIAction, GUIKind, invalid_reason
 from webmdp.trace import Mode
 
 VIEWPORT = (1440, 900)
@@ -124,8 +126,12 @@ def finalize(parsed: Parsed) -> Parsed:
 
 
 def parse_output(grammar: Grammar, raw: str, ctx: ParseContext) -> Parsed:
-    """``grammar.parse`` then :func:`finalize`: what agents and ``agents parse`` execute."""
-    return finalize(grammar.parse(raw, ctx))
+    """``grammar.parse`` then :func:`finalize`: what agents and ``agents parse`` execute. An
+    action out of :class:`GUIAction`'s bounds (a 3000-character answer) is an invalid step."""
+    try:
+        return finalize(grammar.parse(raw, ctx))
+    except ValidationError as exc:
+        return invalid(raw, f"invalid GUI action: {invalid_reason(exc)}")
 
 
 class Grammar(Protocol):

@@ -32,7 +32,7 @@ from webmdp.agents.llm.grammars.base import (
 )
 from webmdp.core import dialog
 from webmdp.core.spec import Action, ActionSpec, ParamSpec
-from webmdp.env.actions import SCROLL_STEP_PX, GUIAction
+from webmdp.env.actions import SCROLL_STEP_PX, GUIAction, invalid_reason
 from webmdp.trace import Mode
 
 if TYPE_CHECKING:
@@ -368,24 +368,11 @@ def _gui(action: Any, ctx: ParseContext, *, check_ids: bool = True) -> GUIAction
     try:
         act = GUIAction.model_validate(data)
     except ValidationError as exc:
-        return f"invalid GUI action: {_summary(exc)}"
+        return f"invalid GUI action: {invalid_reason(exc, data.get('kind'))}"
     if check_ids and act.element is not None and ctx.element_ids is not None \
             and act.element not in ctx.element_ids:
         return f"no element {act.element} on this page"
     return act
-
-
-def _summary(exc: ValidationError) -> str:
-    """Pydantic's errors in one line: ``field: message`` for the first three."""
-    parts = []
-    for err in exc.errors()[:3]:
-        loc = ".".join(str(p) for p in err["loc"])
-        if err["type"] == "literal_error" and loc == "kind":
-            parts.append(f"unknown kind {err['input']!r}")
-            continue
-        msg = err["msg"].removeprefix("Value error, ")
-        parts.append(f"{loc}: {msg}" if loc else msg)
-    return "; ".join(parts)
 
 
 def _intent(intent: Any, ctx: ParseContext) -> dict[str, Any] | None:
