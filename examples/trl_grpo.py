@@ -6,12 +6,17 @@ starts the row's task and whose public methods (the site's semantic actions and 
 are the model's tools. The episode's reward (``get_reward``: the verifier's 1/0, potential-based
 shaping of it, or a cross-site rubric score) is the GRPO reward; TRL logs it as
 ``rewards/<ClassName>/mean`` beside ``tools/call_frequency`` and ``tools/failure_frequency``.
+The exact verdict rides along as a reward function of weight 0 (:func:`webmdp.rl.trl.success`),
+so ``rewards/success/mean`` is the success rate, the figure to report whatever the reward.
+Training draws from ``--split train`` (narrowed by ``--level``) under ``--holdout``; the
+environment classes refuse any task outside it, so no test task is ever trained on.
 
 Run it on a GPU machine::
 
     pip install 'webmdp[trl]'
     python examples/trl_grpo.py --model Qwen/Qwen3-1.7B
     python examples/trl_grpo.py --model Qwen/Qwen3-1.7B --level 1 --reward dense --use-vllm
+    python examples/trl_grpo.py --holdout template   # test on templates never trained on
     python examples/trl_grpo.py --site all --max-steps 500   # every site, one class per site
 
 ``--site all`` gives TRL a ``{site: class}`` dict, and the dataset's ``environment`` column
@@ -34,7 +39,7 @@ if TYPE_CHECKING:
     from datasets import Dataset
     from trl import GRPOConfig, GRPOTrainer
 
-REWARDS = ("terminal", "dense", "rubric")
+REWARDS = ("terminal", "dense", "dense-state", "rubric")
 LEVELS = ("1", "2", "3", "none")
 
 
@@ -46,16 +51,20 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     p.add_argument("--site", default="shopping",
                    help="a site, 'all' (every site, one class each) or 'cross-site'")
     p.add_argument("--split", default="train",
-                   help="train, test, level-1..level-3, level-none (or cross-site)")
+                   help="train (or a whole source: cross-site, file with --tasks)")
     p.add_argument("--level", choices=LEVELS, default=None,
-                   help="keep only the rows of this measured difficulty level (a curriculum)")
+                   help="narrow the split to this measured difficulty level (a curriculum)")
+    p.add_argument("--holdout", default="task",
+                   help="what the test split holds out: task, template or site:NAME")
+    p.add_argument("--tasks", default=None, help="a task file of your own (split 'file')")
     p.add_argument("--limit", type=int, default=None, help="at most this many tasks")
     p.add_argument("--mode", choices=("semantic", "browser"), default="semantic",
                    help="semantic: the site's actions as tools, text pages; browser: GUI "
                         "actions in Chromium, each returning the screenshot and the "
                         "accessibility tree (needs a vision-language model)")
     p.add_argument("--reward", choices=REWARDS, default="terminal",
-                   help="terminal (verdict 1/0), dense (potential-based shaping) or rubric")
+                   help="terminal (verdict 1/0), dense (potential-based shaping counting "
+                        "the information constraints), dense-state or rubric")
     p.add_argument("--step-budget", type=int, default=None,
                    help="steps per episode (default: webmdp's)")
     p.add_argument("--output-dir", default="outputs/webmdp-grpo")
@@ -91,16 +100,15 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
 
 
 def dataset(args: argparse.Namespace) -> Dataset:
-    """The split's rows (``prompt``, ``task_id``, ``site``, ``level``, ``split`` and for
-    ``all`` ``environment``), filtered on ``level``, then cut to ``limit``."""
+    """The split's rows (``prompt``, ``task_id``, ``site``, ``template``, ``level``,
+    ``split``, ``holdout``, ``split_version`` and for ``all`` ``environment``), narrowed to
+    ``level``, then cut to ``limit``."""
     from datasets import Dataset
 
     from webmdp.rl.dataset import rows
 
-    data = rows(args.site, args.split)
-    if args.level is not None:
-        data = [r for r in data if r["level"] == args.level]
-    data = data[:args.limit]
+    data = rows(args.site, args.split, args.limit, level=args.level, holdout=args.holdout,
+                tasks=args.tasks)
     if not data:
         raise SystemExit(f"no task in {args.site}/{args.split}"
                          + (f" at level {args.level}" if args.level else ""))
@@ -113,7 +121,10 @@ def environment_factory(args: argparse.Namespace, data: Dataset | None = None) -
     the cross-site suite without a dataset."""
     from webmdp.rl.trl import environment
 
-    kwargs = {} if args.step_budget is None else {"step_budget": args.step_budget}
+    kwargs: dict[str, Any] = {"split": args.split, "level": args.level,
+                              "holdout": args.holdout, "tasks": args.tasks}
+    if args.step_budget is not None:
+        kwargs["step_budget"] = args.step_budget
     site: str | list[str] = args.site
     if data is not None and "environment" in data.column_names:
         site = sorted(set(data["environment"]))
@@ -152,6 +163,7 @@ def config(args: argparse.Namespace) -> GRPOConfig:
         report_to=args.report_to,
         log_completions=args.log_completions,
         seed=args.seed,
+        reward_weights=[0.0],  # success: logged, not trained on (TRL adds get_reward at 1)
     )
 
 
@@ -159,8 +171,10 @@ def build_trainer(args: argparse.Namespace, model: Any = None, processing_class:
                   train_dataset: Dataset | None = None) -> GRPOTrainer:
     """The trainer: ``model`` (default: ``args.model``, loaded by TRL), its tokenizer (default:
     the model's own), ``train_dataset`` (default: :func:`dataset`). The environment owns the
-    reward, so no ``reward_funcs`` is passed."""
+    reward (``get_reward``); the one reward function passed is the verdict, at weight 0."""
     from trl import GRPOTrainer
+
+    from webmdp.rl.trl import success
 
     data = dataset(args) if train_dataset is None else train_dataset
     return GRPOTrainer(
@@ -168,6 +182,7 @@ def build_trainer(args: argparse.Namespace, model: Any = None, processing_class:
         processing_class=processing_class,
         args=config(args),
         train_dataset=data,
+        reward_funcs=[success],
         environment_factory=environment_factory(args, data),
     )
 

@@ -94,7 +94,8 @@ def assert_no_leak(task, observations) -> None:  # type: ignore[no-untyped-def]
     for o in observations:
         assert set(o.model_dump()) == {"text", "instruction", "error", "screenshot", "done",
                                        "reward", "metadata"}
-        assert set(o.metadata) == {"task_id", "step", "truncated"}
+        ended = {"success"} if o.done else set()  # the exact verdict, once it is done
+        assert set(o.metadata) == {"task_id", "step", "truncated"} | ended
         extra = json.dumps(o.metadata) + (o.error or "")
         assert not [s for s in secrets if s in extra]
         for word in ("distance", "verifier", "potential"):

@@ -166,3 +166,45 @@ def test_trl_browser_tools_return_the_screenshot_blocks() -> None:
     assert out == "The episode is over." and env.get_reward() == 1.0
     with pytest.raises(ValueError, match="the episode is over"):
         env.go_back()
+
+
+def test_a_step_past_its_time_ends_the_episode_and_recycles_the_browser() -> None:
+    """A step that runs past step_timeout (a 5 s wait against a 1 s bound) ends the episode
+    with an error observation and kills that session's Chromium; the next reset works on a
+    fresh one. A huge `type` is refused by its bound at once, as an invalid step."""
+    env = WebMDPEnvironment("shopping", mode="browser", step_timeout=1.0)
+    try:
+        task = env.catalog.tasks(TRAIN)[0]
+        env.reset(task_id=task.id)
+        typed = env.step(WebMDPAction(name="type", params={"text": "a" * 1_000_000}))
+        assert typed.error and "at most 2000" in typed.error and "\n" not in typed.error
+        assert not typed.done
+        seat = env._seat
+        assert seat is not None and seat._host is not None
+        first = seat._host
+        over = env.step(WebMDPAction(name="wait", params={"seconds": 5}))
+        assert over.done and over.error and "ran past 1 s" in over.error
+        assert over.metadata["success"] is False and env.state.success is False
+        assert first.pid is not None and _dies(first.pid)
+        again = env.reset(task_id=task.id)
+        assert not again.done and again.screenshot
+        assert seat._host is not None and seat._host is not first
+    finally:
+        env.close()
+
+
+def _dies(pid: int, within_s: float = 10.0) -> bool:
+    """Whether process ``pid`` is gone (or a zombie) within ``within_s`` seconds."""
+    import time
+    from pathlib import Path
+
+    end = time.monotonic() + within_s
+    while time.monotonic() < end:
+        try:
+            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        except (FileNotFoundError, ProcessLookupError):
+            return True
+        if state in ("Z", "X"):
+            return True
+        time.sleep(0.1)
+    return False

@@ -6,8 +6,10 @@ from __future__ import annotations
 import pytest
 from rl_support import assert_no_leak, oracle_actions, run
 
+from support import site_tasks
 from webmdp.agents.llm.observe import ObservationConfig, model_view
 from webmdp.env.semantic import SemanticEnv
+from webmdp.rl.episode import observation_text
 from webmdp.rl.openenv import WebMDPAction, WebMDPEnvironment
 from webmdp.rl.rewards import potential
 from webmdp.rl.splits import LEVELS, TEST, TRAIN, split_of
@@ -21,12 +23,13 @@ def test_transitions_match_semantic_env(shopping_env: WebMDPEnvironment) -> None
     got = run(shopping_env, task, actions)
     ref = SemanticEnv(task)
     obs, _ = ref.reset()
-    assert got[0].text == obs["text"] == model_view(obs, ObservationConfig()).text
+    assert obs["text"] == model_view(obs, ObservationConfig()).text  # the run agents' text
+    assert got[0].text == observation_text(obs, "shopping")  # with the parameters named
     assert got[0].instruction == task.instruction and got[0].reward is None
     for a, o in zip(actions, got[1:], strict=True):
         obs, reward, term, trunc, info = ref.step({"name": a.name, "params": a.params})
-        assert (o.text, o.reward, o.done, o.error) == (obs["text"], reward, term or trunc,
-                                                       info["error"])
+        assert (o.text, o.reward, o.done, o.error) == (observation_text(obs, "shopping"),
+                                                       reward, term or trunc, info["error"])
     assert got[1].error and got[1].reward == 0.0 and not got[1].done  # the site's own words
     assert got[-1].reward == 1.0 and got[-1].done
     assert shopping_env.state.step_count == len(actions)
@@ -68,19 +71,35 @@ def test_bad_choices_raise(shopping_env: WebMDPEnvironment) -> None:
 
 def test_splits_partition_the_tasks(shopping_env: WebMDPEnvironment) -> None:
     env = shopping_env
-    assert env.list_splits() == [TRAIN, TEST, *LEVELS]
+    assert env.list_splits() == [TRAIN, TEST]
     train = {t["id"] for t in env.list_tasks(TRAIN)}
     test = {t["id"] for t in env.list_tasks(TEST)}
-    assert not train & test and len(train | test) == 180
+    built_in = {t.id for t in site_tasks("shopping")}
+    assert not train & test and built_in <= train | test
     assert all(split_of(i) == TRAIN for i in train) and 0 < len(test) < len(train)
-    built_in = [t for s in LEVELS for t in env.list_tasks(s) if "_L1_" not in t["id"]]
-    assert len(built_in) == 180
-    dial = [t for t in env.list_tasks("level-1") if "_L1_" in t["id"]]
-    assert len(dial) > 100 and {t["level"] for t in dial} == {1}  # the dial's level-1 pool
-    assert not {t["id"] for t in dial} & (train | test)
+    dial = {i for i in train | test if "_L1_" in i}  # the dial's level-1 pool, assigned too
+    assert len(dial) > 100 and dial & train and dial & test
+    assert len(train | test) == len(built_in) + len(dial)
+    for level in LEVELS:  # a level only narrows a split
+        narrowed = env.list_tasks(TRAIN, level)
+        assert {t["id"] for t in narrowed} <= train
+        assert all(t["level"] == (None if level == "none" else level) for t in narrowed)
+    assert env.num_tasks(TRAIN, 1) == len(env.list_tasks(TRAIN, "1")) > 0
     assert env.get_task_range(TRAIN, 2, 5) == [env.get_task(TRAIN, i) for i in (2, 3, 4)]
     spec = env.get_task(TRAIN, 0)
     assert not {"verifier", "target", "answer", "oracle"} & set(spec)
+    with pytest.raises(ValueError, match="--split train --level 1"):
+        env.num_tasks("level-1")
+
+
+def test_reset_draws_from_a_level_of_a_split(shopping_env: WebMDPEnvironment) -> None:
+    env = shopping_env
+    env.reset(split=TRAIN, level=1, seed=5)
+    task = env.catalog.task(env.state.task_id or "")
+    assert split_of(task.id) == TRAIN and task.difficulty and task.difficulty.level == 1
+    assert env.state.task_id == env.get_task(TRAIN, 5 % env.num_tasks(TRAIN, 1), level=1)["id"]
+    with pytest.raises(ValueError, match="unknown level"):
+        env.reset(split=TRAIN, level=4)
 
 
 def _two_per_site() -> list[tuple[str, int]]:
@@ -94,6 +113,8 @@ def test_oracle_rewards(site: str, index: int) -> None:
     task = terminal.catalog.tasks(TRAIN)[index]
     got = run(terminal, task, oracle_actions(task))
     assert got[-1].done and got[-1].reward == 1.0
+    assert got[-1].metadata["success"] is True and terminal.state.success is True
+    assert all("success" not in o.metadata for o in got[:-1])
     assert all(o.reward == 0.0 for o in got[1:-1])
     shaped = run(dense, task, oracle_actions(task))
     assert [o.text for o in shaped] == [o.text for o in got]
@@ -110,6 +131,27 @@ def test_over_budget_ends_the_episode() -> None:
     seen = [env.step(WebMDPAction(name="GoHome")) for _ in range(3)]
     assert [o.done for o in seen] == [False, False, True]
     assert seen[-1].metadata["truncated"] and seen[-1].reward == 0.0
+    assert seen[-1].metadata["success"] is False and env.state.success is False
+    with pytest.raises(RuntimeError, match="episode is over"):
+        env.step(WebMDPAction(name="GoHome"))
+    env.reset(index=0)
+    assert env.state.success is None
+
+
+def test_an_invalid_action_counts_against_the_budget() -> None:
+    """A refused action is a step: an over-long query too, refused by its declared bound."""
+    env = WebMDPEnvironment("shopping", step_budget=2)
+    env.reset(index=0)
+    first = env.step(WebMDPAction(name="Search", params={"query": "a" * 1_000_000}))
+    assert first.error and "at most 2000" in first.error and len(first.error) < 200
+    assert "aaaa" not in first.text and env.state.step_count == 1
+    assert env.step(WebMDPAction(name="GoHome")).done
+
+
+def test_the_action_list_names_each_parameter(shopping_env: WebMDPEnvironment) -> None:
+    obs = shopping_env.reset(split=TRAIN, index=0)
+    assert "  Search(query: str)" in obs.text.splitlines()
+    assert "  SetDepartment(department='Books')" in obs.text.splitlines()
 
 
 def test_rubric_reward_is_the_rubric_root() -> None:
@@ -130,7 +172,7 @@ def test_rubric_reward_is_the_rubric_root() -> None:
 
 
 def test_a_dial_task_of_level_1_runs_by_its_name(shopping_env: WebMDPEnvironment) -> None:
-    """level-1 goes on with the dial's SITE_L1_NNNN tasks; reset takes their names."""
+    """Level 1 goes on with the dial's SITE_L1_NNNN tasks; reset takes their names."""
     task = shopping_env.catalog.task("shopping_L1_0004")
     assert task.difficulty is not None and task.difficulty.level == 1
     got = run(shopping_env, task, oracle_actions(task))

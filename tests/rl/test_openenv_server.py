@@ -83,3 +83,48 @@ def test_sessions_are_isolated_and_capped(url: str) -> None:
     finally:
         for c in clients:
             c.close()
+
+
+def test_actions_are_described_as_json_schema(url: str) -> None:
+    """Any client learns every action's parameters (OpenEnv's own /schema says only
+    {name, params}), with the enums and the length bound the site checks."""
+    from webmdp.core.spec import MAX_TEXT
+    from webmdp.sites import get_site
+
+    got = httpx.get(f"{url}/webmdp/actions").json()
+    assert got["mode"] == "semantic" and list(got["sites"]) == ["shopping"]
+    actions = {a["name"]: a for a in got["sites"]["shopping"]}
+    assert set(actions) == {a.name for a in get_site("shopping").actions} | {"Finish"}
+    search = actions["Search"]["parameters"]
+    assert search["properties"]["query"] == {"type": "string", "maxLength": MAX_TEXT,
+                                             "description": "free text"}
+    assert search["required"] == ["query"]
+    choices = [p for a in actions.values() for p in a["parameters"]["properties"].values()
+               if "enum" in p]
+    assert choices and all(p["type"] == "string" and p["enum"] for p in choices)
+    assert "/webmdp/actions" in (httpx.get(f"{url}/metadata").json()["readme_content"] or "")
+
+
+def test_the_task_api_answers_get_with_a_level(url: str) -> None:
+    post = httpx.post(f"{url}/webmdp/num_tasks", json={"split": TRAIN}).json()
+    assert httpx.get(f"{url}/webmdp/num_tasks", params={"split": TRAIN}).json() == post
+    level1 = httpx.get(f"{url}/webmdp/num_tasks", params={"split": TRAIN, "level": "1"})
+    assert 0 < level1.json()["num_tasks"] < post["num_tasks"]
+    task = httpx.get(f"{url}/webmdp/task", params={"split": TRAIN, "index": 0, "level": "1"})
+    assert task.json()["task"]["level"] == 1
+    same = httpx.post(f"{url}/webmdp/task", json={"split": TRAIN, "index": 2}).json()
+    assert httpx.get(f"{url}/webmdp/task", params={"split": TRAIN, "index": 2}).json() == same
+    bad = httpx.get(f"{url}/webmdp/num_tasks", params={"split": "level-1"})
+    assert bad.status_code == 400 and "--split train --level 1" in bad.json()["detail"]
+
+
+def test_success_reaches_a_remote_client(url: str) -> None:
+    local = WebMDPEnvironment("shopping")
+    task = local.catalog.tasks(TRAIN)[1]
+    with WebMDPClient(base_url=url).sync() as remote:
+        remote.reset(task_id=task.id)
+        for a in oracle_actions(task):
+            last = remote.step(a)
+        state = remote.state()
+    assert last.done and last.observation.metadata["success"] is True
+    assert state.success is True

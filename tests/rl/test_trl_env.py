@@ -17,7 +17,8 @@ from typer.testing import CliRunner
 
 from support import site_tasks
 from webmdp.cli.main import app
-from webmdp.rl.trl import class_name, environment, method_name
+from webmdp.rl.splits import SPLIT_VERSION, split_of
+from webmdp.rl.trl import class_name, environment, method_name, success
 from webmdp.sites import get_site, site_names
 from webmdp.tasks.codes import gold_code
 
@@ -65,8 +66,10 @@ def test_the_oracle_through_the_tools_earns_the_reward(site: str) -> None:
     for action in task.oracle_actions():
         out = getattr(env, method_name(action.name))(**action.params)
         assert isinstance(out, str)
+    assert env.success is False  # not over yet
     env.finish(answer=gold_code(task))
-    assert env.get_reward() == 1.0
+    assert env.get_reward() == 1.0 and env.success is True
+    assert success([None], environments=[env]) == [1.0]
     with pytest.raises(ValueError, match="over"):
         env.finish()
 
@@ -99,8 +102,8 @@ def test_dense_rewards_sum_to_the_terminal_outcome_less_the_start_potential() ->
 @pytest.mark.parametrize("suffix", [".jsonl", ".parquet"])
 def test_rl_dataset_rows_name_their_task_and_environment(tmp_path: Path, suffix: str) -> None:
     out = tmp_path / f"train{suffix}"
-    res = runner.invoke(app, ["rl", "dataset", "--site", "all", "--split", "level-3",
-                              "--limit", "20", "--out", str(out)])
+    res = runner.invoke(app, ["rl", "dataset", "--site", "all", "--split", "train",
+                              "--level", "3", "--limit", "20", "--out", str(out)])
     assert res.exit_code == 0, res.output
     rows = [json.loads(x) for x in out.read_text().splitlines()] if suffix == ".jsonl" \
         else pq.read_table(out).to_pylist()
@@ -109,7 +112,39 @@ def test_rl_dataset_rows_name_their_task_and_environment(tmp_path: Path, suffix:
     for r in rows:
         task = by_id[r["task_id"]]
         assert r["prompt"] == [{"role": "user", "content": task.instruction}]
-        assert r["level"] == "3" and r["split"] == "level-3"
+        assert r["level"] == 3 and r["split"] == "train" and r["template"] == task.template
+        assert r["holdout"] == "task" and r["split_version"] == SPLIT_VERSION
         assert r["environment"] == r["site"] == task.site
+        assert split_of(task.id) == "train"
     bad = runner.invoke(app, ["rl", "dataset", "--split", "nope", "--out", str(out)])
     assert bad.exit_code == 2 and "split" in bad.output
+    old = runner.invoke(app, ["rl", "dataset", "--split", "level-3", "--out", str(out)])
+    assert old.exit_code == 2 and "--split train --level 3" in " ".join(old.output.split())
+
+
+def test_success_is_a_property_and_a_reward_function_not_a_tool() -> None:
+    cls = environment("shopping")
+    assert "success" not in tools(cls) and isinstance(cls.success, property)
+    task = site_tasks("shopping")[0]
+    won, lost = cls(), cls()
+    for env in (won, lost):
+        env.reset(task_id=task.id)
+    for action in task.oracle_actions():
+        getattr(won, method_name(action.name))(**action.params)
+    won.finish(answer=gold_code(task))
+    lost.finish(answer="nothing")
+    assert success(["a", "b"], environments=[won, lost]) == [1.0, 0.0]
+    assert [e.get_reward() for e in (won, lost)] == [1.0, 0.0]
+
+
+def test_a_split_scoped_environment_refuses_a_test_task() -> None:
+    from webmdp.rl.splits import Catalog
+
+    catalog = Catalog("shopping")
+    train, test = catalog.tasks("train", 1)[0], catalog.tasks("test")[0]
+    cls = environment("shopping", split="train", level=1)
+    assert cls().reset(task_id=train.id).startswith("\n\n")
+    with pytest.raises(ValueError, match="not in split 'train' at level 1"):
+        cls().reset(task_id=test.id)
+    with pytest.raises(ValueError, match="--split train --level 2"):
+        environment("shopping", split="level-2")

@@ -25,9 +25,9 @@ tokenizers = pytest.importorskip("tokenizers")
 
 from trl.chat_template_utils import qwen3_chat_template  # noqa: E402
 
-from webmdp.cli.common import site_tasks  # noqa: E402
 from webmdp.rl.dataset import rows  # noqa: E402
-from webmdp.rl.trl import class_name, environment, method_name  # noqa: E402
+from webmdp.rl.splits import Catalog  # noqa: E402
+from webmdp.rl.trl import WebMDPToolEnv, class_name, environment, method_name  # noqa: E402
 
 pytestmark = pytest.mark.train
 
@@ -98,9 +98,13 @@ def _model(tok: Any) -> Any:
 
 def test_one_grpo_step(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("TRL_EXPERIMENTAL_SILENCE", "1")
-    # the train task with the shortest oracle (shopping_0005: Search, OpenProduct, AddToCart)
-    tasks = {t.id: t for t in site_tasks(SITE)}
-    row = min(rows(SITE, "train"), key=lambda r: len(tasks[r["task_id"]].oracle))
+    # the level-1 train task with the shortest oracle, as `--split train --level 1` gives it
+    catalog = Catalog(SITE)
+    tasks = {t.id: t for t in catalog.pool()}
+    test_ids = {t.id for t in catalog.tasks("test")}
+    train_rows = rows(SITE, "train", level=1)
+    assert train_rows and not {r["task_id"] for r in train_rows} & test_ids
+    row = min(train_rows, key=lambda r: len(tasks[r["task_id"]].oracle))
     task = tasks[row["task_id"]]
     oracle = [(method_name(a.name), dict(a.params)) for a in task.oracle]
     if not oracle or oracle[-1][0] != "finish":
@@ -110,13 +114,17 @@ def test_one_grpo_step(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 
     example = _example()
     args = example.parse_args([
-        "--site", SITE, "--output-dir", str(tmp_path), "--num-generations", "2",
+        "--site", SITE, "--split", "train", "--level", "1",
+        "--output-dir", str(tmp_path), "--num-generations", "2",
         "--max-steps", "1", "--learning-rate", "0.1", "--max-completion-length", "4096",
         "--no-bf16", "--no-gradient-checkpointing", "--save-steps", "1000"])
     trainer = example.build_trainer(args, model=model, processing_class=tok,
                                     train_dataset=datasets.Dataset.from_list([row]))
     env_name = class_name(SITE)
-    assert trainer.reward_func_names == [env_name]  # the environment owns the reward
+    # the verdict at weight 0 beside the environment's own reward, which TRL adds at 1
+    assert sorted(trainer.reward_func_names) == sorted(["success", env_name])
+    weights = dict(zip(trainer.reward_func_names, trainer.reward_weights.tolist(), strict=True))
+    assert weights == {"success": 0.0, env_name: 1.0}
     assert {t.__name__ for t in trainer.tools} >= {"search", "finish"}
 
     # rollout 0 plays the oracle and finishes, then says a closing word; rollout 1 refuses
@@ -135,14 +143,24 @@ def test_one_grpo_step(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
         return torch.cat([input_ids, torch.tensor(out, device=input_ids.device)], dim=-1)
 
     before = {n: p.detach().clone() for n, p in trainer.model.named_parameters()}
-    with patch.object(trainer.model, "generate", side_effect=fake_generate):
+    started: list[str] = []
+    real_reset = WebMDPToolEnv.reset
+
+    def reset(self: WebMDPToolEnv, **kw: Any) -> Any:
+        started.append(kw["task_id"])
+        return real_reset(self, **kw)
+
+    with patch.object(trainer.model, "generate", side_effect=fake_generate), \
+            patch.object(WebMDPToolEnv, "reset", reset):
         trainer.train()
+    assert started and not set(started) & test_ids  # no rollout ran a test task
 
     assert calls == [2] + [1] * (len(script) - 1), calls
     logs = {k: v for entry in trainer.state.log_history for k, v in entry.items()}
     assert logs["tools/call_frequency"] == pytest.approx(len(oracle) / 2)
     assert logs["tools/failure_frequency"] == pytest.approx(0.0)
     assert logs[f"rewards/{env_name}/mean"] == pytest.approx(0.5)  # verdicts 1 and 0
+    assert logs["rewards/success/mean"] == pytest.approx(0.5)  # the success rate
     assert logs["train_loss"] is not None
     changed = [n for n, p in trainer.model.named_parameters() if not torch.equal(before[n], p)]
     assert changed == list(before), f"unchanged: {set(before) - set(changed)}"

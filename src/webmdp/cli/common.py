@@ -119,7 +119,8 @@ def check_difficulty(tasks: list[Task], path: Path | str,
 def select_tasks(site: str | None, *, tasks_file: Path | None = None, template: str | None = None,
                  task_ids: list[str] | None = None, limit: int | None = None,
                  spread: bool = False, hard_negatives: list[int] | None = None,
-                 access_levels: list[str] | None = None, suite: str = "builtin") -> list[Task]:
+                 access_levels: list[str] | None = None, suite: str = "builtin",
+                 split: str | None = None, holdout: str = "task") -> list[Task]:
     """Tasks of sites (generated) or from a file, filtered, limited.
 
     ``suite``: ``builtin`` (every site's generated tasks), ``cross-site`` (the generated
@@ -130,11 +131,14 @@ def select_tasks(site: str | None, *, tasks_file: Path | None = None, template: 
     ``hard_negatives`` and ``access_levels`` keep tasks with those complexity values. Without a
     site (``None``) and without a file, the sites the ``task_ids`` name are generated, else
     all. ``spread`` takes the limit evenly across the list (every k-th task) instead of the
-    first N, so a small slice still covers every template and hard-negative count. A
-    selection that comes out empty is an error naming what each filter removed.
+    first N, so a small slice still covers every template and hard-negative count. ``split``
+    keeps the tasks of that RL split under ``holdout`` (:mod:`webmdp.rl.splits`), before the
+    limit. A selection that comes out empty is an error naming what each filter removed.
     """
     if limit is not None and limit < 1:
         raise ConfigError(f"--limit must be at least 1, got {limit}")
+    only = None if split is None else (f"--split {split} --holdout {holdout}",
+                                       in_split(split, holdout))
     if suite not in SUITES:
         if tasks_file is not None:
             raise ConfigError(f"give either --suite FILE or --tasks FILE, not both ({suite}, "
@@ -145,7 +149,7 @@ def select_tasks(site: str | None, *, tasks_file: Path | None = None, template: 
         tasks_file = Path(suite)
     elif suite == CROSS or (tasks_file is None and any(
             i.startswith(CROSS + "_") for i in task_ids or [])):
-        return _select_cross(site, tasks_file, template, task_ids, limit, spread)
+        return _select_cross(site, tasks_file, template, task_ids, limit, spread, only=only)
     from webmdp.tasks.dial import is_dial_id, resolve
 
     dialled = [i for i in task_ids or [] if is_dial_id(i)]
@@ -160,14 +164,20 @@ def select_tasks(site: str | None, *, tasks_file: Path | None = None, template: 
         tasks = read_task_file(tasks_file)
         source = f"{len(tasks)} tasks in {tasks_file}"
         if check_one_suite(tasks, tasks_file) == CROSS:
-            return _select_cross(site, tasks_file, template, task_ids, limit, spread, tasks)
+            return _select_cross(site, tasks_file, template, task_ids, limit, spread, tasks,
+                                 only=only)
     else:
         names = sites or _sites_of(task_ids) or site_names()
         for n in names:
             get_site(n)
         if len(names) > 1:
             generate_sets([get_site(n) for n in names])  # built in parallel where missing
-        tasks = [t for n in names for t in site_tasks(n)]
+        if split is None:
+            tasks = [t for n in names for t in site_tasks(n)]
+        else:  # the pool the RL splits partition: the dial's level-1 tasks too
+            from webmdp.rl.splits import site_pool
+
+            tasks = list(site_pool(names))
         source = f"{len(tasks)} tasks of {', '.join(names)}"
     steps = _Filters(tasks, source)
     if sites and tasks_file is not None:
@@ -191,6 +201,8 @@ def select_tasks(site: str | None, *, tasks_file: Path | None = None, template: 
                 raise unknown_choice("access level", a, ACCESS_LEVELS)
         steps.keep(f"--access-level {','.join(access_levels)}",
                    lambda t: t.complexity.access_level in access_levels)
+    if only is not None:
+        steps.keep(*only)
     tasks = steps.tasks
     if task_ids:
         by_id = {t.id: t for t in tasks}
@@ -201,6 +213,36 @@ def select_tasks(site: str | None, *, tasks_file: Path | None = None, template: 
     if not tasks:
         raise ConfigError(steps.empty())
     return _limited(tasks, limit, spread)
+
+
+def in_split(split: str, holdout: str) -> Callable[[Task], bool]:
+    """Whether a task lies in RL split ``split`` (``train`` or ``test``) under ``holdout``;
+    a bad name is a :class:`ConfigError` (one line)."""
+    from webmdp.rl.splits import SPLITS, Holdout, assign, check_split, held_out_templates, pool_of
+
+    try:
+        check_split(split, SPLITS)
+        rule = Holdout.parse(holdout)
+    except ValueError as exc:
+        raise ConfigError(str(exc)) from None
+    held: dict[str, dict[str, list[str]]] = {}
+
+    def keep(task: Task) -> bool:
+        if rule.kind != "template":
+            return assign(task, rule) == split
+        key = "cross-site" if task.sites else task.site
+        if key not in held:
+            held[key] = held_out_templates(pool_of(task))
+        return assign(task, rule, held[key]) == split
+    return keep
+
+
+def split_record(split: str, holdout: str) -> dict[str, Any]:
+    """What a run's manifest and report name of the split its tasks come from."""
+    from webmdp.rl.splits import SPLIT_VERSION, Holdout
+
+    return {"split": split, "holdout": str(Holdout.parse(holdout)),
+            "split_version": SPLIT_VERSION}
 
 
 def _limited(tasks: list[Task], limit: int | None, spread: bool) -> list[Task]:
@@ -242,9 +284,10 @@ def cross_tasks() -> tuple[Task, ...]:
 
 def _select_cross(site: str | None, tasks_file: Path | None, template: str | None,
                   task_ids: list[str] | None, limit: int | None, spread: bool,
-                  tasks: list[Task] | None = None) -> list[Task]:
+                  tasks: list[Task] | None = None, *,
+                  only: tuple[str, Callable[[Task], bool]] | None = None) -> list[Task]:
     """The cross-site selection: ``site`` keeps tasks whose sites include one of the names;
-    ``template`` names DAG patterns."""
+    ``template`` names DAG patterns; ``only``: a named filter (an RL split)."""
     if tasks is None:
         if tasks_file is not None:
             tasks = read_task_file(tasks_file)
@@ -265,6 +308,8 @@ def _select_cross(site: str | None, tasks_file: Path | None, template: str | Non
             if name not in known:
                 raise unknown_choice("cross-site pattern", name, known)
         steps.keep(f"--template {template}", lambda t: t.template in patterns)
+    if only is not None:
+        steps.keep(*only)
     out = steps.tasks
     if task_ids:
         by_id = {t.id: t for t in out}

@@ -1,15 +1,26 @@
-"""`webmdp rl`: serve webmdp to reinforcement-learning trainers (OpenEnv)."""
+"""`webmdp rl`: serve webmdp to reinforcement-learning trainers (OpenEnv), write their
+datasets, and show the splits both draw from."""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import typer
 
 from webmdp.cli.common import fail, in_range, read_task_file, user_errors
 
-app = typer.Typer(help="Reinforcement-learning integrations (OpenEnv server, TRL dataset).",
-                  no_args_is_help=True)
+app = typer.Typer(help="Reinforcement-learning integrations (OpenEnv server, TRL dataset, "
+                       "the train / test splits).", no_args_is_help=True)
+
+SPLIT_HELP = ("train or test (under --holdout), or a whole source: cross-site (with --site "
+              "all) or file (with --tasks).")
+LEVEL_HELP = "Narrow the split to a measured level: 1, 2, 3 or none (default: every level)."
+HOLDOUT_HELP = ("What test holds out: task (a keyed hash of task ids, 20%), template (20% of "
+                "each site's templates, every task of theirs) or site:NAME (leave one site "
+                "out).")
+TASKS_HELP = ("A task file: split 'file', and its ids resolve first (an id of a built-in "
+              "task with other content is refused).")
 
 
 @app.command("serve")
@@ -20,47 +31,71 @@ def serve(
                                   "Chromium, screenshot + accessibility tree; a Chromium per "
                                   "session)."),
     reward: str = typer.Option("terminal", "--reward",
-                               help="terminal (1/0 verdict), dense (potential-based shaping) "
-                                    "or rubric (cross-site rubric root)."),
+                               help="terminal (1/0 verdict), dense (potential-based shaping "
+                                    "that counts the task's information constraints), "
+                                    "dense-state (shaping by the goal distance alone) or "
+                                    "rubric (cross-site rubric root). Whatever the reward, "
+                                    "the last observation carries metadata.success."),
     max_sessions: int = typer.Option(16, "--max-sessions",
                                      help="Concurrent WebSocket sessions (>= the trainer's "
                                           "generation batch); in browser mode also the most "
                                           "Chromiums at once."),
-    step_budget: int = typer.Option(50, "--step-budget", help="Steps per episode and site."),
-    tasks: Path | None = typer.Option(None, "--tasks", help="A task file: served as split "
-                                                            "'file'."),
+    step_budget: int = typer.Option(50, "--step-budget", help="Steps per episode and site; "
+                                    "invalid actions count against it."),
+    step_timeout: float = typer.Option(30.0, "--step-timeout",
+                                       help="Browser mode: seconds one step may take; past "
+                                            "it the episode ends with an error and the "
+                                            "session's browser is recycled."),
+    holdout: str = typer.Option("task", "--holdout", help=HOLDOUT_HELP),
+    tasks: Path | None = typer.Option(None, "--tasks", help=TASKS_HELP),
     host: str = typer.Option("127.0.0.1", "--host",
                              help="Interface to bind: loopback by default; another (a trainer "
                                   "on another machine) is warned about, as the server has no "
                                   "authentication."),
     port: int = typer.Option(8000, "--port", help="TCP port."),
+    quiet: bool = typer.Option(False, "--quiet", help="Only the ready line: no progress while "
+                                                      "starting, no line per episode, no "
+                                                      "minutely statistics."),
 ) -> None:
     """Serve an OpenEnv environment (HTTP + WebSocket, OpenEnv's own server) over webmdp's
-    sites, in semantic or browser mode: task splits, deterministic resets, terminal / dense /
-    rubric rewards."""
+    sites, in semantic or browser mode: train / test splits under a holdout, levels,
+    deterministic resets, terminal / dense / rubric rewards with the exact verdict beside
+    them. GET /webmdp/actions describes every action as JSON Schema."""
     in_range("--max-sessions", max_sessions, 1)
     in_range("--step-budget", step_budget, 1)
     in_range("--port", port, 0, 65535)
+    say = (lambda line: None) if quiet else (lambda line: typer.echo(line, err=True))
+    start = time.monotonic()
+    say("loading OpenEnv and its server (FastAPI, gradio)...")
     try:
-        from webmdp.rl.server import build_app
+        from webmdp.rl.server import ServeLog, build_app
         from webmdp.rl.server import serve as run
     except ImportError as exc:
         raise fail(f"webmdp rl needs OpenEnv: pip install 'webmdp[openenv]' ({exc})") from None
     if tasks is not None:
         with user_errors():
             read_task_file(tasks)
+    say(f"building the task pools (site={site}, holdout={holdout}; from the disk cache when "
+        "it is warm)...")
+    log = ServeLog(quiet)
     try:
         app_ = build_app(site=site, mode=mode, reward=reward,  # type: ignore[arg-type]
                          max_sessions=max_sessions, step_budget=step_budget,
-                         tasks_file=None if tasks is None else str(tasks))
+                         tasks_file=None if tasks is None else str(tasks), holdout=holdout,
+                         step_timeout=step_timeout, log=log, warm=True)
     except ValueError as exc:
         raise fail(str(exc)) from None
     if host not in ("127.0.0.1", "localhost", "::1"):
         typer.echo(f"warning: binding {host}, not loopback: OpenEnv's server has no "
                    "authentication, so whoever reaches this port can run episodes", err=True)
-    typer.echo(f"webmdp OpenEnv server on http://{host}:{port} (site={site}, mode={mode}, "
-               f"reward={reward}, max sessions={max_sessions})", err=True)
-    run(app_, host=host, port=port)
+
+    def ready() -> None:
+        typer.echo(f"ready: webmdp OpenEnv server on http://{host}:{port} (site={site}, "
+                   f"mode={mode}, reward={reward}, holdout={holdout}, max sessions="
+                   f"{max_sessions}; started in {time.monotonic() - start:.1f} s)", err=True)
+        log.every()
+
+    run(app_, host=host, port=port, on_ready=ready)
 
 
 @app.command("dataset")
@@ -69,20 +104,73 @@ def dataset(
                              "datasets.load_dataset reads)."),
     site: str = typer.Option("all", "--site", help="A site, 'all' (adds an 'environment' "
                              "column), or 'cross-site'."),
-    split: str = typer.Option("train", "--split", help="train, test, level-1, level-2, "
-                              "level-3, level-none or cross-site."),
+    split: str = typer.Option("train", "--split", help=SPLIT_HELP),
+    level: str | None = typer.Option(None, "--level", help=LEVEL_HELP),
+    holdout: str = typer.Option("task", "--holdout", help=HOLDOUT_HELP),
+    tasks: Path | None = typer.Option(None, "--tasks", help=TASKS_HELP),
     limit: int | None = typer.Option(None, "--limit", help="At most N rows."),
 ) -> None:
     """Write a TRL dataset: one row per task of the split, with a conversational 'prompt'
-    (the instruction), 'task_id' (what the environment's reset reads), 'site', 'level' and
-    'split'. A curriculum by measured difficulty is one filter on 'level'."""
+    (the instruction), 'task_id' (what the environment's reset reads), 'site', 'template',
+    'level' (1-3 or null), 'split', 'holdout' and 'split_version'."""
     from webmdp.rl.dataset import rows, write
 
     if out.suffix not in (".jsonl", ".parquet"):
         raise fail(f"--out {out}: use a .jsonl or .parquet file")
+    if tasks is not None:
+        with user_errors():
+            read_task_file(tasks)
     try:
-        data = rows(site, split, limit)
+        data = rows(site, split, limit, level=level, holdout=holdout, tasks=tasks)
     except ValueError as exc:
         raise fail(str(exc)) from None
     write(out, data)
-    typer.echo(f"wrote {len(data)} rows ({site}, {split}) to {out}")
+    narrowed = "" if level is None else f", level {level}"
+    typer.echo(f"wrote {len(data)} rows ({site}, {split}{narrowed}, holdout {holdout}) "
+               f"to {out}")
+
+
+@app.command("splits")
+def splits(
+    site: str = typer.Option("all", "--site", help="A site, 'all', or 'cross-site'."),
+    holdout: str = typer.Option("task", "--holdout", help=HOLDOUT_HELP),
+    as_json: bool = typer.Option(False, "--json", help="The table as JSON."),
+) -> None:
+    """Print the train / test split under a holdout: task counts by split, level and site,
+    the held-out templates or site, and the split_version every dataset row names."""
+    import json
+
+    from rich.table import Table
+
+    from webmdp.cli.common import console
+    from webmdp.rl.splits import SPLIT_VERSION, Catalog, counts
+
+    try:
+        catalog = Catalog(site, None, holdout)  # type: ignore[arg-type]
+        rows = counts(catalog)
+        held = catalog.held_out()
+    except ValueError as exc:
+        raise fail(str(exc)) from None
+    if as_json:
+        typer.echo(json.dumps({"site": site, "holdout": str(catalog.holdout),
+                               "split_version": SPLIT_VERSION, "held_out_templates": held,
+                               "counts": rows}, indent=1))
+        return
+    levels = ["1", "2", "3", "none"]
+    table = Table(title=f"webmdp rl splits: site={site}, holdout={catalog.holdout}, "
+                        f"split_version={SPLIT_VERSION}")
+    for col in ("split", "site", *(f"level {lv}" for lv in levels), "total"):
+        table.add_column(col, justify="left" if col in ("split", "site") else "right")
+    for split in ("train", "test"):
+        sites = sorted({r["site"] for r in rows if r["split"] == split})
+        for s in [*sites, "all"]:
+            cells = [sum(r["tasks"] for r in rows if r["split"] == split
+                         and r["level"] == lv and s in (r["site"], "all")) for lv in levels]
+            table.add_row(split, s, *map(str, cells), str(sum(cells)),
+                          style="bold" if s == "all" else None)
+    console.print(table)
+    if catalog.holdout.kind == "site":
+        console.print(f"held out: every task of site {catalog.holdout.site} (and every "
+                      "cross-site task that touches it)")
+    for s, names in held.items():
+        console.print(f"held-out templates of {s}: {', '.join(names)}")

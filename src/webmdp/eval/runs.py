@@ -29,6 +29,9 @@ class RunState:
     invocations: int
     code_key: str | None = None
     """The fingerprint of the install key the run's codes were made with (None: no key)."""
+    split: dict[str, Any] | None = None
+    """The RL split the run's tasks were drawn from (``split``, ``holdout``,
+    ``split_version``: ``webmdp run --split``); None for any other selection."""
 
     @property
     def completed(self) -> bool:
@@ -37,8 +40,9 @@ class RunState:
     def as_json(self) -> dict[str, Any]:
         """The run's row in ``report.json``; ``code_key`` only for a run made with one."""
         out = asdict(self)
-        if out["code_key"] is None:
-            del out["code_key"]
+        for key in ("code_key", "split"):
+            if out[key] is None:
+                del out[key]
         return out
 
 
@@ -53,7 +57,8 @@ def run_state(root: str | Path) -> RunState:
         return RunState(path, NO_MANIFEST, 0)
     try:
         invocations = manifest.get("invocations") or []
+        split = (manifest.get("task_set") or {}).get("split")
         return RunState(path, mf.run_state(manifest), len(invocations),
-                        manifest.get("code_key"))
+                        manifest.get("code_key"), dict(split) if split else None)
     except (AttributeError, TypeError, ValueError, KeyError):
         return RunState(path, UNREADABLE, 0)

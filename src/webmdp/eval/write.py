@@ -206,7 +206,13 @@ def _runs(a: Analysis) -> list[str]:
         count = f", {r.invocations} invocation{'s' if r.invocations != 1 else ''}" \
             if r.invocations else ""
         key = f"; operation codes under install key {md_code(r.code_key)}" if r.code_key else ""
-        out.append(f"- {md_code(r.path)}: {state}{count}{key}")
+        split = "" if not r.split else (
+            f"; tasks of split {md_code(str(r.split.get('split')))}"
+            + ("" if r.split.get("level") is None else
+               f" at level {md_code(str(r.split['level']))}")
+            + f", holdout {md_code(str(r.split.get('holdout')))}, split_version "
+              f"{md_code(str(r.split.get('split_version')))}")
+        out.append(f"- {md_code(r.path)}: {state}{count}{key}{split}")
     return [*out, ""]
 
 

@@ -17,6 +17,7 @@ import base64
 import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
 from typing import Any, TypeVar
 
 from webmdp.env.chromium import BrowserHost
@@ -37,6 +38,10 @@ def shared_server() -> ServerHandle:
             _SERVER = ServerHandle().start()
             atexit.register(_SERVER.stop)
         return _SERVER
+
+
+class StepTimeout(RuntimeError):
+    """A browser-mode call ran past its time; the seat was recycled."""
 
 
 class BrowserCap:
@@ -68,11 +73,32 @@ class BrowserSeat:
         self._host: BrowserHost | None = None
         self._thread: ThreadPoolExecutor | None = None
 
-    def run(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-        """``fn(*args, **kwargs)`` on the seat's thread (every Playwright call goes there)."""
+    def run(self, fn: Callable[..., T], *args: Any, timeout: float | None = None,
+            **kwargs: Any) -> T:
+        """``fn(*args, **kwargs)`` on the seat's thread (every Playwright call goes there).
+        Past ``timeout`` seconds the seat is recycled (:meth:`recycle`) and
+        :class:`StepTimeout` raised."""
         if self._thread is None:
             self._thread = ThreadPoolExecutor(1, thread_name_prefix="webmdp-seat")
-        return self._thread.submit(fn, *args, **kwargs).result()
+        future = self._thread.submit(fn, *args, **kwargs)
+        try:
+            return future.result(timeout=timeout)
+        except FutureTimeout:
+            self.recycle()
+            raise StepTimeout(f"the step ran past {timeout:g} s: the episode ended and its "
+                              "browser was recycled") from None
+
+    def recycle(self) -> None:
+        """Kill the seat's Chromium and Playwright driver from here (the seat's thread may be
+        stuck in a call), give back its slot and leave the thread; the next :meth:`host`
+        launches a fresh browser on a fresh thread."""
+        host, thread = self._host, self._thread
+        self._host = self._thread = None
+        if host is not None:
+            host.kill(driver=True)
+            self.cap.release()
+        if thread is not None:
+            thread.shutdown(wait=False, cancel_futures=True)
 
     def host(self) -> BrowserHost:
         """The seat's browser (call it inside :meth:`run`)."""

@@ -1,8 +1,9 @@
 """The dataset a trainer reads beside the environment classes: one row per task of a split,
 with a conversational ``prompt`` (TRL appends ``reset``'s observation to its last message), the
-``task_id`` that ``reset`` reads, and ``site``, ``level`` and ``split`` to filter on (a curriculum
-by measured difficulty is one filter on ``level``). For several sites an ``environment`` column
-names the class of :func:`webmdp.rl.trl.environment`'s dict that serves the row."""
+``task_id`` that ``reset`` reads, and ``site``, ``template``, ``level`` (1-3 or null),
+``split``, ``holdout`` and ``split_version`` to filter on and to cite. For several sites an
+``environment`` column names the class of :func:`webmdp.rl.trl.environment`'s dict that
+serves the row."""
 
 from __future__ import annotations
 
@@ -10,27 +11,30 @@ import json
 from pathlib import Path
 from typing import Any
 
-from webmdp.rl.splits import ALL, CROSS, Catalog
+from webmdp.rl.splits import ALL, CROSS, SPLIT_VERSION, Catalog, level_of, resolve_path
 
-COLUMNS = ("prompt", "task_id", "site", "level", "split")
+COLUMNS = ("prompt", "task_id", "site", "template", "level", "split", "holdout",
+           "split_version")
 
 
-def rows(site: str = ALL, split: str = "train", limit: int | None = None) -> list[dict[str, Any]]:
-    """The split's rows in its fixed order (at most ``limit``)."""
-    tasks = list(Catalog(site).tasks(split))[:limit]
+def rows(site: str = ALL, split: str = "train", limit: int | None = None, *,
+         level: int | str | None = None, holdout: str = "task",
+         tasks: str | Path | None = None) -> list[dict[str, Any]]:
+    """The rows of ``split`` (narrowed to ``level``) under ``holdout``, in its fixed order
+    (at most ``limit``); ``tasks``: a task file (its tasks are split ``file``)."""
+    catalog = Catalog(site, resolve_path(tasks), holdout)  # type: ignore[arg-type]
+    chosen = list(catalog.tasks(split, level))[:limit]
     several = site == ALL
     out = []
-    for t in tasks:
-        level = t.difficulty.level if t.difficulty is not None else None
+    for t in chosen:
         row: dict[str, Any] = {"prompt": [{"role": "user", "content": t.instruction}],
-                               "task_id": t.id, "site": t.site,
-                               "level": None if level is None else str(level), "split": split}
+                               "task_id": t.id, "site": CROSS if t.sites else t.site,
+                               "template": t.template, "level": level_of(t), "split": split,
+                               "holdout": str(catalog.holdout),
+                               "split_version": SPLIT_VERSION}
         if several:
-            row["environment"] = t.site
+            row["environment"] = row["site"]
         out.append(row)
-    if site == CROSS:
-        for r in out:
-            r["site"] = CROSS
     return out
 
 
@@ -42,7 +46,12 @@ def write(path: Path, data: list[dict[str, Any]]) -> None:
         import pyarrow as pa
         import pyarrow.parquet as pq
 
-        pq.write_table(pa.Table.from_pylist(data), path)
+        schema = None
+        if data:  # level is an integer column even when a slice holds only nulls
+            table = pa.Table.from_pylist(data)
+            schema = table.schema.set(table.schema.get_field_index("level"),
+                                      pa.field("level", pa.int64()))
+        pq.write_table(pa.Table.from_pylist(data, schema=schema), path)
         return
     with path.open("w", encoding="utf-8") as fh:
         for r in data:

@@ -62,9 +62,9 @@ class RLEpisode:
     def __init__(self, task: Task, reward: RewardMode, *, mode: str = "semantic",
                  agent: str = "rl", step_budget: int = DEFAULT_STEP_BUDGET,
                  max_expansions: int = DEFAULT_MAX_EXPANSIONS,
-                 seat: BrowserSeat | None = None) -> None:
+                 seat: BrowserSeat | None = None, step_timeout: float | None = None) -> None:
         self.task, self.reward_mode, self.max_expansions = task, reward, max_expansions
-        self.mode = mode
+        self.mode, self.step_timeout = mode, step_timeout
         if mode == "browser" and seat is None:
             raise ValueError("browser mode needs a BrowserSeat")
         self.seat = seat if mode == "browser" else None
@@ -72,6 +72,10 @@ class RLEpisode:
         self.obs = self._on_seat(self._start, agent, step_budget)
         self.phi = self._potential() if reward == "dense" else 0.0
         self.total = 0.0
+        self.success: bool | None = None
+        """The exact terminal verdict once the episode ended (whatever the reward mode)."""
+        self.timed_out = False
+        self.steps = 0
 
     def _start(self, agent: str, step_budget: int) -> dict[str, Any]:
         if self.mode == "browser":
@@ -94,8 +98,21 @@ class RLEpisode:
 
     def step(self, action: dict[str, Any]) -> StepResult:
         """``action``: ``{"name", "params"}``, a semantic action or (browser mode) a GUI action
-        kind and its fields."""
-        return self._on_seat(self._step, action)
+        kind and its fields. In browser mode a step past ``step_timeout`` seconds ends the
+        episode (a failure, with an error) and recycles the seat's browser."""
+        if self.seat is None:
+            return self._step(action)
+        from webmdp.rl.browser import StepTimeout
+
+        try:
+            return self.seat.run(self._step, action, timeout=self.step_timeout)
+        except StepTimeout as exc:
+            self.timed_out = True
+            reward = -self.phi if self.reward_mode == "dense" else 0.0
+            self.phi, self.success = 0.0, False
+            self.total += reward
+            self.steps += 1
+            return StepResult(self.obs, reward, True, False, str(exc), self.steps)
 
     def _step(self, action: dict[str, Any]) -> StepResult:
         if self.mode == "browser":
@@ -109,16 +126,21 @@ class RLEpisode:
             self.phi = phi
         self.obs = obs
         self.total += reward
+        if done:
+            self.success = bool(self.env.trace.success)
+        self.steps = int(info["steps"])
         return StepResult(obs, reward, done, truncated, info["error"] or self._rejected(),
-                          int(info["steps"]))
+                          self.steps)
 
     @property
     def done(self) -> bool:
-        return self.env.episode is not None and self.env.episode.done
+        return self.timed_out or (self.env.episode is not None and self.env.episode.done)
 
     def close(self) -> None:
-        """Let go of the episode's page (the seat's Chromium stays for the next one)."""
-        self._on_seat(self.env.close)
+        """Let go of the episode's page (the seat's Chromium stays for the next one; after a
+        time-out it is already gone)."""
+        if not self.timed_out:
+            self._on_seat(self.env.close)
 
     def _rejected(self) -> str | None:
         """In browser mode, the site's own error when the step's input reached an action the
@@ -138,13 +160,33 @@ class RLEpisode:
         return potential(self.task, self._state(), max_expansions=self.max_expansions)
 
 
-def observation_text(obs: dict[str, Any]) -> str:
+def observation_text(obs: dict[str, Any], site: str | None = None) -> str:
     """What a model agent reads of an observation: the semantic text, or in browser mode the
     URL and the accessibility tree (the model agents' own view, :func:`model_view`). The URL
     is given from the site's root, without the server's origin and session prefix, so the
-    same task starts from the same text in every session (a GRPO group's shared prompt)."""
+    same task starts from the same text in every session (a GRPO group's shared prompt).
+
+    With ``site``, the semantic text's action list names each parameter the agent fills, with
+    its type (``Search(query: str)``), read from the site's declarations; ``webmdp run``'s
+    agents keep their own prompts."""
     if "nodes" not in obs:
-        return str(obs["text"])
+        text = str(obs["text"])
+        seen = obs.get("observation")
+        if site is None or seen is None or _ACTIONS not in text:
+            return text
+        from webmdp.core.registry import get_site
+        from webmdp.errors import InvalidAction
+        from webmdp.rl.actions import signature
+
+        declared = get_site(site)
+        lines = []
+        for a in seen.available:
+            try:
+                spec = declared.action_spec(a.name)
+            except InvalidAction:
+                spec = None
+            lines.append(f"  {signature(a, spec)}")
+        return text[:text.index(_ACTIONS) + len(_ACTIONS)] + "\n" + "\n".join(lines)
     from webmdp.agents.llm.observe import ObservationConfig, model_view
 
     url = _SESSION_PREFIX.sub("/", obs.get("url") or "", count=1)
@@ -152,4 +194,5 @@ def observation_text(obs: dict[str, Any]) -> str:
                       ObservationConfig(screenshot=False, axtree=True)).text
 
 
+_ACTIONS = "Available actions:"
 _SESSION_PREFIX = re.compile(r"^https?://[^/]+/s/[^/]+/")

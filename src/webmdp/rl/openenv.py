@@ -12,6 +12,7 @@ session's own (:mod:`webmdp.rl.browser`), launched on its first ``reset``. The g
 from __future__ import annotations
 
 import uuid
+from collections.abc import Callable
 from importlib.metadata import PackageNotFoundError, version
 from typing import Any
 
@@ -23,7 +24,7 @@ from webmdp.env.episode import DEFAULT_STEP_BUDGET
 from webmdp.rl.browser import BrowserCap, BrowserSeat, screenshot_b64
 from webmdp.rl.episode import MODES, RLEpisode, StepResult, check_options, observation_text
 from webmdp.rl.rewards import RewardMode
-from webmdp.rl.splits import ALL, TRAIN, Catalog, resolve_path, task_spec
+from webmdp.rl.splits import ALL, TRAIN, Catalog, Holdout, resolve_path, task_spec
 from webmdp.tasks.distance import DEFAULT_MAX_EXPANSIONS
 from webmdp.tasks.model import Task
 
@@ -31,6 +32,18 @@ __all__ = ["ENV_NAME", "MODES", "WebMDPAction", "WebMDPEnvironment", "WebMDPObse
            "WebMDPState"]
 
 ENV_NAME = "webmdp"
+README = f"""# webmdp
+
+Every action, with its description and its parameters as JSON Schema (types, the choices of a
+finite parameter, the length bound): `GET /{ENV_NAME}/actions`.
+
+Tasks: `reset(split="train", level=1)` (or `task_id=...`, or `index=...`); the task API answers
+POST (OpenEnv's) and GET with query parameters: `GET /{ENV_NAME}/num_tasks?split=train&level=1`,
+`GET /{ENV_NAME}/task?split=train&index=0`.
+
+The last observation of an episode carries `metadata["success"]`, the exact verdict, and the
+state carries `success` once the episode is done: the success rate is the figure to report.
+"""
 
 
 class WebMDPAction(Action):
@@ -58,9 +71,12 @@ class WebMDPObservation(Observation):
 
 
 class WebMDPState(State):
-    """Where the episode is: its id, its step count and the task it runs."""
+    """Where the episode is: its id, its step count, the task it runs and, once it is done,
+    its exact verdict."""
 
     task_id: str | None = Field(default=None, description="The task of the episode")
+    success: bool | None = Field(default=None, description="The exact terminal verdict, once "
+                                                           "the episode is done (else null)")
 
 
 class WebMDPEnvironment(Environment[WebMDPAction, WebMDPObservation, WebMDPState]):
@@ -71,25 +87,33 @@ class WebMDPEnvironment(Environment[WebMDPAction, WebMDPObservation, WebMDPState
     HTTP call and one per WebSocket session. In browser mode the session's Chromium starts on
     its first ``reset`` and holds a slot of ``browsers`` until :meth:`close`.
 
-    ``reset`` chooses the task from ``task_id``; else from ``split`` and
-    ``index``; else ``index = seed % num_tasks("train")``; the same arguments always give the
-    same start state. ``reward``: ``terminal`` (1/0 from the exact verifier at the end),
-    ``dense`` (terminal plus potential-based shaping) or ``rubric`` (a cross-site task's
-    rubric root at the end).
+    ``reset`` chooses the task from ``task_id`` (a task file's first); else from ``split``
+    (``train`` or ``test`` under the server's ``holdout``, or the sources ``cross-site`` and
+    ``file``), narrowed by ``level`` (1-3 or ``none``), and ``index``; else
+    ``index = seed % num_tasks(split, level)``; the same arguments always give the same start
+    state. ``reward``: ``terminal`` (1/0 from the exact verifier at the end), ``dense``
+    (terminal plus potential-based shaping) or ``rubric`` (a cross-site task's rubric root at
+    the end). Whatever the reward, the last observation's ``metadata["success"]`` and the
+    state's ``success`` carry the exact verdict: the success rate is the figure to report.
+    In browser mode a step past ``step_timeout`` seconds ends the episode with an error and
+    recycles the session's browser.
     """
 
     SUPPORTS_CONCURRENT_SESSIONS = True
 
     def __init__(self, site: str = ALL, *, mode: str = "semantic",
                  reward: RewardMode = "terminal", step_budget: int = DEFAULT_STEP_BUDGET,
-                 tasks_file: str | None = None,
+                 tasks_file: str | None = None, holdout: str = "task",
                  max_expansions: int = DEFAULT_MAX_EXPANSIONS,
-                 browsers: BrowserCap | None = None) -> None:
+                 browsers: BrowserCap | None = None, step_timeout: float | None = None,
+                 on_episode: Callable[[str, int, float, bool], None] | None = None) -> None:
         super().__init__()
         check_options(mode, reward)
         if step_budget < 1:
             raise ValueError(f"step_budget must be at least 1, got {step_budget}")
-        self.catalog = Catalog(site, resolve_path(tasks_file))
+        self.catalog = Catalog(site, resolve_path(tasks_file), Holdout.parse(holdout))
+        self.step_timeout = step_timeout
+        self.on_episode = on_episode
         self.mode = mode
         self.reward_mode: RewardMode = reward
         self.step_budget = step_budget
@@ -102,15 +126,18 @@ class WebMDPEnvironment(Environment[WebMDPAction, WebMDPObservation, WebMDPState
     def list_splits(self) -> list[str]:
         return self.catalog.splits()
 
-    def num_tasks(self, split: str) -> int:
-        return len(self.catalog.tasks(split))
+    def num_tasks(self, split: str, level: int | str | None = None) -> int:
+        return len(self.catalog.tasks(split, level))
 
-    def get_task(self, split: str, index: int) -> dict[str, Any]:
-        """The task spec at ``index``; IndexError past either end."""
-        return task_spec(self._task_at(split, index), split, index)
+    def get_task(self, split: str, index: int, level: int | str | None = None
+                 ) -> dict[str, Any]:
+        """The task spec at ``index`` of the split (narrowed to ``level``); IndexError past
+        either end."""
+        return task_spec(self._task_at(split, index, level), split, index)
 
-    def list_tasks(self, split: str) -> list[dict[str, Any]]:
-        return [task_spec(t, split, i) for i, t in enumerate(self.catalog.tasks(split))]
+    def list_tasks(self, split: str, level: int | str | None = None) -> list[dict[str, Any]]:
+        return [task_spec(t, split, i)
+                for i, t in enumerate(self.catalog.tasks(split, level))]
 
     def get_task_range(self, split: str, start: int | None = None,
                        stop: int | None = None) -> list[dict[str, Any]]:
@@ -118,35 +145,39 @@ class WebMDPEnvironment(Environment[WebMDPAction, WebMDPObservation, WebMDPState
         lo, hi, _ = slice(start, stop).indices(len(tasks))
         return [task_spec(tasks[i], split, i) for i in range(lo, hi)]
 
-    def _task_at(self, split: str, index: int) -> Task:
-        tasks = self.catalog.tasks(split)
+    def _task_at(self, split: str, index: int, level: int | str | None = None) -> Task:
+        tasks = self.catalog.tasks(split, level)
         if not 0 <= index < len(tasks):
             raise IndexError(f"task index {index} out of range for split {split!r} "
                              f"({len(tasks)} tasks)")
         return tasks[index]
 
     def choose(self, *, seed: int | None = None, task_id: str | None = None,
-               split: str | None = None, index: int | None = None) -> Task:
+               split: str | None = None, index: int | None = None,
+               level: int | str | None = None) -> Task:
         """The task ``reset`` runs for these arguments (see the class docstring)."""
         if task_id is not None:
             return self.catalog.task(task_id)
         split = TRAIN if split is None else split
         if index is None:
-            count = self.num_tasks(split)
+            count = self.num_tasks(split, level)
             if count == 0:
-                raise ValueError(f"split {split!r} holds no tasks")
+                raise ValueError(f"split {split!r}"
+                                 + ("" if level is None else f" at level {level}")
+                                 + " holds no tasks")
             index = (seed or 0) % count
-        return self._task_at(split, index)
+        return self._task_at(split, index, level)
 
     # -- the episode ---------------------------------------------------------------------------
     def reset(self, seed: int | None = None, episode_id: str | None = None,
               task_id: str | None = None, split: str | None = None, index: int | None = None,
-              **kwargs: Any) -> WebMDPObservation:
-        task = self.choose(seed=seed, task_id=task_id, split=split, index=index)
+              level: int | str | None = None, **kwargs: Any) -> WebMDPObservation:
+        task = self.choose(seed=seed, task_id=task_id, split=split, index=index, level=level)
         self._end_episode()
         self._episode = RLEpisode(task, self.reward_mode, mode=self.mode, agent="openenv",
                                   step_budget=self.step_budget,
-                                  max_expansions=self.max_expansions, seat=self._seat)
+                                  max_expansions=self.max_expansions, seat=self._seat,
+                                  step_timeout=self.step_timeout)
         self._state = WebMDPState(episode_id=episode_id or uuid.uuid4().hex, step_count=0,
                                   task_id=task.id)
         return self._observation(StepResult(self._episode.obs, 0.0, False, False, None, 0),
@@ -156,16 +187,29 @@ class WebMDPEnvironment(Environment[WebMDPAction, WebMDPObservation, WebMDPState
              **kwargs: Any) -> WebMDPObservation:
         if self._episode is None:
             raise RuntimeError("no episode in progress: call reset() first")
+        if self._episode.done:
+            raise RuntimeError("the episode is over: call reset() for the next one")
         r = self._episode.step({"name": action.name, "params": dict(action.params)})
         self._state.step_count = r.steps
+        if r.done:
+            self._state.success = bool(self._episode.success)
+            if self.on_episode is not None:
+                self.on_episode(self._episode.task.id, r.steps, self._episode.total,
+                                self._state.success)
         return self._observation(r, reward=r.reward)
 
     def _observation(self, r: StepResult, *, reward: float | None) -> WebMDPObservation:
+        meta: dict[str, Any] = {"task_id": self._state.task_id,
+                                "step": self._state.step_count, "truncated": r.truncated}
+        if r.done:
+            meta["success"] = self._state.success
         return WebMDPObservation(
-            text=observation_text(r.obs), instruction=r.obs["instruction"], error=r.error,
-            screenshot=screenshot_b64(r.obs), done=r.done, reward=reward,
-            metadata={"task_id": self._state.task_id, "step": self._state.step_count,
-                      "truncated": r.truncated})
+            text=observation_text(r.obs, self._site()), instruction=r.obs["instruction"],
+            error=r.error, screenshot=screenshot_b64(r.obs), done=r.done, reward=reward,
+            metadata=meta)
+
+    def _site(self) -> str | None:
+        return None if self._episode is None else self._episode.task.site
 
     @property
     def state(self) -> WebMDPState:
@@ -178,7 +222,8 @@ class WebMDPEnvironment(Environment[WebMDPAction, WebMDPObservation, WebMDPState
                          + ("typed semantic actions, text observations"
                             if self.mode == "semantic" else
                             "GUI actions in Chromium, screenshot and accessibility tree")
-                         + f"; site={self.catalog.site}, reward={self.reward_mode}."))
+                         + f"; site={self.catalog.site}, reward={self.reward_mode}."),
+            readme_content=README)
 
     def _end_episode(self) -> None:
         if self._episode is not None:

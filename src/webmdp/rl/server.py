@@ -1,15 +1,24 @@
 """The OpenEnv server: :func:`build_app` is OpenEnv's own ``create_app`` over a factory of
 :class:`~webmdp.rl.openenv.WebMDPEnvironment`, so every route, the WebSocket session protocol
-and the session cap are the library's, not a copy."""
+and the session cap are the library's, not a copy. Beside them, webmdp's own GET routes:
+``/webmdp/actions`` (every action with its parameters as JSON Schema) and GET forms of the
+task API with query parameters (``/webmdp/num_tasks?split=train&level=1``,
+``/webmdp/task?split=train&index=0``), which also take a level."""
 
 from __future__ import annotations
 
 import functools
+import sys
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
 
-from fastapi import FastAPI
+from fastapi import FastAPI, HTTPException, Query
 from openenv.core.env_server.http_server import create_app
 
 from webmdp.env.episode import DEFAULT_STEP_BUDGET
+from webmdp.rl.actions import describe
 from webmdp.rl.browser import BrowserCap
 from webmdp.rl.openenv import (
     ENV_NAME,
@@ -19,31 +28,158 @@ from webmdp.rl.openenv import (
     WebMDPState,
 )
 from webmdp.rl.rewards import RewardMode
-from webmdp.rl.splits import ALL
+from webmdp.rl.splits import ALL, CROSS, SPLITS
 
 DEFAULT_MAX_SESSIONS = 16
 """At least a trainer's generation batch: OpenEnv's default of 1 stalls training."""
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
+DEFAULT_STEP_TIMEOUT = 30.0
+"""Seconds one browser-mode step may take: one action in a local browser."""
+STATS_EVERY_S = 60.0
+
+
+class ServeLog:
+    """What ``rl serve`` says while it serves (stderr): one line per finished episode, and
+    every :data:`STATS_EVERY_S` the sessions in use and the success rate so far. ``quiet``
+    keeps it silent."""
+
+    def __init__(self, quiet: bool = False, out: Callable[[str], None] | None = None) -> None:
+        self.quiet = quiet
+        self._out = out or (lambda line: print(line, file=sys.stderr, flush=True))
+        self._lock = threading.Lock()
+        self.open = self.episodes = self.successes = 0
+
+    def say(self, line: str) -> None:
+        if not self.quiet:
+            with self._lock:
+                self._out(line)
+
+    def episode(self, task_id: str, steps: int, reward: float, success: bool) -> None:
+        with self._lock:
+            self.episodes += 1
+            self.successes += success
+        self.say(f"episode {task_id}: {steps} steps, reward {reward:.3f}, "
+                 f"{'success' if success else 'failure'}")
+
+    def session(self, delta: int) -> None:
+        with self._lock:
+            self.open += delta
+
+    def stats(self) -> str:
+        with self._lock:
+            rate = "-" if not self.episodes else f"{self.successes / self.episodes:.1%}"
+            return (f"sessions in use: {self.open}; episodes: {self.episodes}, "
+                    f"success rate {rate}")
+
+    def every(self, seconds: float = STATS_EVERY_S) -> None:
+        """Print :meth:`stats` every ``seconds`` from a daemon thread."""
+        if self.quiet:
+            return
+
+        def loop() -> None:
+            while True:
+                time.sleep(seconds)
+                self.say(self.stats())
+
+        threading.Thread(target=loop, name="webmdp-serve-stats", daemon=True).start()
+
+
+class _Env(WebMDPEnvironment):
+    """The served environment: counts itself in the log's sessions while it lives."""
+
+    log: ServeLog | None = None
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._counted = self.log is not None
+        if self.log is not None:
+            self.log.session(+1)
+
+    def close(self) -> None:
+        try:
+            super().close()
+        finally:
+            if self._counted and self.log is not None:
+                self._counted = False
+                self.log.session(-1)
 
 
 def build_app(*, site: str = ALL, mode: str = "semantic", reward: RewardMode = "terminal",
               max_sessions: int = DEFAULT_MAX_SESSIONS, step_budget: int = DEFAULT_STEP_BUDGET,
-              tasks_file: str | None = None) -> FastAPI:
+              tasks_file: str | None = None, holdout: str = "task",
+              step_timeout: float | None = DEFAULT_STEP_TIMEOUT,
+              log: ServeLog | None = None, warm: bool = True) -> FastAPI:
     """The FastAPI app; the arguments are checked here, once, by building one environment.
     In browser mode ``max_sessions`` also caps the Chromiums (one per session; a stateless
-    HTTP call borrows one for its own lifetime)."""
+    HTTP call borrows one for its own lifetime). ``warm``: build the task pools now (from
+    the disk cache), so the first ``reset`` answers at once."""
     browsers = BrowserCap(max_sessions) if mode == "browser" else None
-    factory = functools.partial(WebMDPEnvironment, site, mode=mode, reward=reward,
+    env_cls = type("WebMDPServedEnvironment", (_Env,), {"log": log})
+    factory = functools.partial(env_cls, site, mode=mode, reward=reward,
                                 step_budget=step_budget, tasks_file=tasks_file,
-                                browsers=browsers)
-    factory().close()  # a bad option fails now, not on the first session
-    return create_app(factory, WebMDPAction, WebMDPObservation, env_name=ENV_NAME,
-                      max_concurrent_envs=max_sessions, state_cls=WebMDPState)
+                                holdout=holdout, browsers=browsers, step_timeout=step_timeout,
+                                on_episode=None if log is None else log.episode)
+    probe = factory()  # a bad option fails now, not on the first session
+    try:
+        if warm:
+            for split in probe.list_splits():
+                probe.num_tasks(split)
+    finally:
+        probe.close()
+    app = create_app(factory, WebMDPAction, WebMDPObservation, env_name=ENV_NAME,
+                     max_concurrent_envs=max_sessions, state_cls=WebMDPState)
+    _add_routes(app, factory, site, mode)
+    return app
 
 
-def serve(app: FastAPI, *, host: str = DEFAULT_HOST, port: int = DEFAULT_PORT) -> None:
-    """Run the app with uvicorn until interrupted."""
+def _add_routes(app: FastAPI, factory: Callable[[], WebMDPEnvironment], site: str,
+                mode: str) -> None:
+    from webmdp.rl.splits import site_choices
+
+    sites = ([s for s in site_choices() if s not in (ALL, CROSS)] + [CROSS]
+             if site == ALL else [site])
+    actions = describe(sites, mode)
+
+    @app.get(f"/{ENV_NAME}/actions", tags=["webmdp"])
+    def list_actions() -> dict[str, Any]:
+        """Every action with its description and parameters as JSON Schema."""
+        return actions
+
+    def call(fn: Callable[[WebMDPEnvironment], Any]) -> Any:
+        env = factory()
+        try:
+            return fn(env)
+        except ValueError as exc:
+            raise HTTPException(400, str(exc)) from None
+        except IndexError as exc:
+            raise HTTPException(400, str(exc)) from None
+        finally:
+            env.close()
+
+    @app.get(f"/{ENV_NAME}/num_tasks", tags=["webmdp"])
+    def num_tasks(split: str = Query(SPLITS[0]), level: str | None = Query(None)
+                  ) -> dict[str, Any]:
+        """The GET form of OpenEnv's task count, with an optional level (1-3 or none)."""
+        return {"num_tasks": call(lambda e: e.num_tasks(split, level))}
+
+    @app.get(f"/{ENV_NAME}/task", tags=["webmdp"])
+    def get_task(split: str = Query(SPLITS[0]), index: int = Query(0),
+                 level: str | None = Query(None)) -> dict[str, Any]:
+        """The GET form of OpenEnv's task lookup, with an optional level."""
+        return {"task": call(lambda e: e.get_task(split, index, level))}
+
+
+def serve(app: FastAPI, *, host: str = DEFAULT_HOST, port: int = DEFAULT_PORT,
+          on_ready: Callable[[], None] | None = None) -> None:
+    """Run the app with uvicorn until interrupted; ``on_ready`` once it accepts
+    connections."""
     import uvicorn
 
-    uvicorn.run(app, host=host, port=port, log_level="warning")
+    class _Server(uvicorn.Server):
+        async def startup(self, sockets: Any = None) -> None:
+            await super().startup(sockets)
+            if self.started and on_ready is not None:
+                on_ready()
+
+    _Server(uvicorn.Config(app, host=host, port=port, log_level="warning")).run()

@@ -33,29 +33,74 @@ import re
 import weakref
 from dataclasses import dataclass
 from functools import cache
+from pathlib import Path
 from typing import Any, Literal
 
 from webmdp.core.spec import ActionSpec, ParamSpec
 from webmdp.env.episode import DEFAULT_STEP_BUDGET
 from webmdp.rl.episode import RLEpisode, check_options, observation_text
 from webmdp.rl.rewards import RewardMode
-from webmdp.rl.splits import ALL, Catalog, site_choices, unknown
+from webmdp.rl.splits import (
+    ALL,
+    FILE,
+    Catalog,
+    Holdout,
+    check_split,
+    parse_level,
+    resolve_path,
+    site_choices,
+    unknown,
+)
 
 _PY: dict[str, type] = {"str": str, "entity": str, "int": int, "float": float}
 
 
 def environment(site: str | list[str] = "shopping", mode: str = "semantic",
                 reward: RewardMode = "terminal", *,
-                step_budget: int = DEFAULT_STEP_BUDGET) -> Any:
+                step_budget: int = DEFAULT_STEP_BUDGET, split: str | None = None,
+                level: int | str | None = None, holdout: str = "task",
+                tasks: str | Path | None = None) -> Any:
     """The ``environment_factory`` for ``site``: one class, or for ``all`` (every site and the
     cross-site suite, as the dataset's ``environment`` column names them) or a list of sites a
     ``{site: class}`` dict. ``mode``: ``semantic`` (the site's semantic actions as tools,
-    text observations) or ``browser`` (GUI actions as tools, screenshot + text blocks)."""
+    text observations) or ``browser`` (GUI actions as tools, screenshot + text blocks).
+
+    ``split`` / ``level`` / ``holdout``: the classes refuse a ``reset`` whose task lies
+    outside that split and level (so a training run cannot touch a test task, whatever its
+    dataset holds). ``tasks``: a task file, whose ids resolve first."""
     check_options(mode, reward)
+    scope = _Scope(resolve_path(tasks), str(Holdout.parse(holdout)), split,
+                   parse_level(level))
+    if split is not None:  # a bad split or level fails here, not at the first reset
+        check_split(split, Catalog(ALL, scope.tasks).splits())
+    if scope.tasks is not None:
+        _catalog(ALL, scope.tasks, scope.holdout).tasks(FILE)  # a bad file fails here too
     if isinstance(site, list) or site == ALL:
         names = _scopes() if site == ALL else list(site)
-        return {n: _env_class(n, mode, reward, step_budget) for n in names}
-    return _env_class(site, mode, reward, step_budget)
+        return {n: _env_class(n, mode, reward, step_budget, scope) for n in names}
+    return _env_class(site, mode, reward, step_budget, scope)
+
+
+def success(completions: list[Any], environments: list[Any] | None = None,
+            **kwargs: Any) -> list[float]:
+    """A reward function of TRL's form that returns each rollout's exact verdict (1.0 / 0.0).
+    Pass it with weight 0 (``reward_funcs=[success], reward_weights=[0.0]``): it trains
+    nothing, and TRL logs ``rewards/success/mean``, the success rate, beside the training
+    reward (TRL adds the environment's ``get_reward`` with weight 1 itself)."""
+    if environments is None:
+        raise ValueError("success needs TRL's environments= (GRPOTrainer with "
+                         "environment_factory)")
+    return [1.0 if getattr(env, "success", False) else 0.0 for env in environments]
+
+
+@dataclass(frozen=True)
+class _Scope:
+    """What a class's ``reset`` may run: a task file, the holdout, and a split and level."""
+
+    tasks: str | None = None
+    holdout: str = "task"
+    split: str | None = None
+    level: int | str | None = None
 
 
 def class_name(site: str, mode: str = "semantic") -> str:
@@ -79,6 +124,7 @@ class WebMDPToolEnv:
     _mode: str = "semantic"
     _reward: RewardMode = "terminal"
     _step_budget: int = DEFAULT_STEP_BUDGET
+    _scope: _Scope = _Scope()
 
     def __init__(self) -> None:
         self._episode: RLEpisode | None = None
@@ -96,7 +142,13 @@ class WebMDPToolEnv:
         task_id = row.get("task_id")
         if not isinstance(task_id, str):
             raise ValueError("reset needs the row's task_id")
-        task = _catalog(self._site).task(task_id)
+        scope = self._scope
+        catalog = _catalog(self._site, scope.tasks, scope.holdout)
+        task = catalog.task(task_id)
+        if scope.split is not None and task.id not in _ids(catalog, scope.split, scope.level):
+            raise ValueError(f"task {task_id!r} is not in split {scope.split!r}"
+                             + ("" if scope.level is None else f" at level {scope.level}")
+                             + f" (holdout {scope.holdout}): this environment refuses it")
         if self._episode is not None:
             self._episode.close()
         self._episode = RLEpisode(task, self._reward, mode=self._mode, agent="trl",
@@ -104,6 +156,12 @@ class WebMDPToolEnv:
         view = self._view(self._episode.obs)
         # TRL appends this to the prompt's last message as it is: set it apart from the task
         return "\n\n" + view if isinstance(view, str) else view
+
+    @property
+    def success(self) -> bool:
+        """The episode's exact verdict: True once it ended in success (a property, not a
+        method: TRL offers every public method to the model as a tool)."""
+        return self._episode is not None and self._episode.success is True
 
     def finish(self, answer: str | None = None) -> str:
         """End the episode: the task is done, or cannot be done.
@@ -137,7 +195,7 @@ class WebMDPToolEnv:
 
     def _view(self, obs: dict[str, Any]) -> Any:
         """The text, or in browser mode TRL's content blocks: the screenshot, then the text."""
-        text = observation_text(obs)
+        text = observation_text(obs, self._episode.task.site if self._episode else None)
         if self._mode != "browser":
             return text
         from PIL import Image
@@ -148,19 +206,24 @@ class WebMDPToolEnv:
 
 
 @cache
-def _catalog(site: str) -> Catalog:
-    return Catalog(site)
+def _catalog(site: str, tasks: str | None = None, holdout: str = "task") -> Catalog:
+    return Catalog(site, tasks, Holdout.parse(holdout))
 
 
 @cache
-def _env_class(site: str, mode: str, reward: RewardMode, step_budget: int
-               ) -> type[WebMDPToolEnv]:
+def _ids(catalog: Catalog, split: str, level: int | str | None) -> frozenset[str]:
+    return frozenset(t.id for t in catalog.tasks(split, level))
+
+
+@cache
+def _env_class(site: str, mode: str, reward: RewardMode, step_budget: int,
+               scope: _Scope = _Scope()) -> type[WebMDPToolEnv]:
     from webmdp.core.registry import get_site
 
     if site not in _scopes():
         raise unknown("site", site, _scopes())
     namespace: dict[str, Any] = {"_site": site, "_mode": mode, "_reward": reward,
-                                 "_step_budget": step_budget,
+                                 "_step_budget": step_budget, "_scope": scope,
                                  "__doc__": f"webmdp's {site} site as TRL tools "
                                             f"({mode} mode, reward: {reward})."}
     if mode == "browser":

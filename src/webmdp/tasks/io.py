@@ -57,6 +57,11 @@ def read_tasks(path: str | Path) -> list[Task]:
     Reading parses and validates the file's format only; whether each task's stored difficulty
     is what measuring it gives is ``webmdp tasks check`` (:func:`webmdp.tasks.difficulty.
     disagreements`), which replays every oracle."""
+    return [t for _, t in read_numbered(path)]
+
+
+def read_numbered(path: str | Path) -> list[tuple[int, Task]]:
+    """:func:`read_tasks` with each task's line number (for messages that name the line)."""
     path = Path(path)
     if not path.is_file():
         raise TaskFileError(str(path), 0, "-", "no such file")
@@ -64,7 +69,7 @@ def read_tasks(path: str | Path) -> list[Task]:
     with paused_gc():
         try:
             for lineno, data in parse_lines(path.read_bytes()):
-                out.append(_task(data, path, lineno))
+                out.append((lineno, _task(data, path, lineno)))
         except orjson.JSONDecodeError as exc:
             raise TaskFileError(str(path), exc.lineno, "-", f"invalid JSON ({exc.msg})") from exc
     return out

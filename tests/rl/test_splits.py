@@ -1,0 +1,161 @@
+"""The train / test splits: they never meet, under every holdout, at every level and in both
+sources (the sites' tasks and the cross-site suite); a level only narrows a split; the counts
+table is the sets; a task file never shadows a built-in task."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from webmdp.cli.main import app
+from webmdp.rl.splits import (
+    LEVELS,
+    SPLIT_VERSION,
+    TEST,
+    TRAIN,
+    Catalog,
+    Holdout,
+    base_template,
+    counts,
+    held_out_templates,
+    level_of,
+    sites_touched,
+)
+from webmdp.sites import site_names
+from webmdp.tasks.cache import tasks_text
+
+runner = CliRunner()
+HOLDOUTS = ["task", "template", "site:mail"]
+
+
+@pytest.fixture(scope="module", params=["all", "cross-site"])
+def scope(request: pytest.FixtureRequest) -> str:
+    return str(request.param)
+
+
+@pytest.mark.parametrize("holdout", HOLDOUTS)
+def test_train_and_test_never_meet(scope: str, holdout: str) -> None:
+    catalog = Catalog(scope, None, Holdout.parse(holdout))
+    pool = {t.id for t in catalog.pool()}
+    for level in (None, *LEVELS):
+        train = {t.id for t in catalog.tasks(TRAIN, level)}
+        test = {t.id for t in catalog.tasks(TEST, level)}
+        assert not train & test, (holdout, level)
+        if level is None:
+            assert train | test == pool and train and test
+    train_tasks, test_tasks = catalog.tasks(TRAIN), catalog.tasks(TEST)
+    if holdout == "template":
+        held = catalog.held_out()
+        assert {(t.site, base_template(t)) for t in test_tasks} == {
+            (s, n) for s, names in held.items() for n in names}
+        assert not {(t.site, base_template(t)) for t in train_tasks} & {
+            (t.site, base_template(t)) for t in test_tasks}  # variants go with their template
+    if holdout == "site:mail":
+        assert not [t for t in train_tasks if "mail" in sites_touched(t)]
+        assert all("mail" in sites_touched(t) for t in test_tasks)
+
+
+def test_a_level_only_narrows_a_split() -> None:
+    catalog = Catalog("all")
+    for split in (TRAIN, TEST):
+        whole = catalog.tasks(split)
+        parts = [catalog.tasks(split, level) for level in LEVELS]
+        assert sum(map(len, parts)) == len(whole)
+        assert [t.id for p in parts for t in p] != [] and {t.id for p in parts for t in p} == {
+            t.id for t in whole}
+        for level, part in zip(LEVELS, parts, strict=True):
+            assert all(level_of(t) == (None if level == "none" else level) for t in part)
+
+
+def test_the_dials_level_1_tasks_are_assigned_like_every_other() -> None:
+    catalog = Catalog("all")
+    dial = [t for t in catalog.pool() if "_L1_" in t.id]
+    assert len(dial) > 300
+    train = {t.id for t in catalog.tasks(TRAIN, 1)}
+    test = {t.id for t in catalog.tasks(TEST, 1)}
+    assert {t.id for t in dial} <= train | test
+    assert {t.id for t in dial} & train and {t.id for t in dial} & test
+
+
+def test_the_template_holdout_takes_a_fifth_of_each_sites_templates() -> None:
+    catalog = Catalog("all", None, Holdout.parse("template"))
+    held = catalog.held_out()
+    assert set(held) == set(site_names())
+    for site, names in held.items():
+        n = len({base_template(t) for t in catalog.pool() if t.site == site})
+        assert len(names) == max(1, round(0.2 * n)), site
+    again = held_out_templates(reversed(list(catalog.pool())))  # order does not matter
+    assert again == held
+
+
+@pytest.mark.parametrize("old", ["level-1", "level-none"])
+def test_the_old_level_splits_are_refused_with_the_new_form(old: str) -> None:
+    level = old.removeprefix("level-")
+    with pytest.raises(ValueError, match=f"--split train --level {level}"):
+        Catalog("shopping").tasks(old)
+
+
+def test_bad_holdouts_and_levels_are_one_line() -> None:
+    with pytest.raises(ValueError, match="unknown holdout 'sites'"):
+        Holdout.parse("sites")
+    with pytest.raises(ValueError, match="unknown holdout site 'nowhere'"):
+        Holdout.parse("site:nowhere")
+    with pytest.raises(ValueError, match="unknown level"):
+        Catalog("shopping").tasks(TRAIN, 7)
+
+
+@pytest.mark.parametrize("holdout", ["task", "template"])
+def test_the_counts_table_is_the_sets(holdout: str) -> None:
+    catalog = Catalog("all", None, Holdout.parse(holdout))
+    table = counts(catalog)
+    for split in (TRAIN, TEST):
+        for level in LEVELS:
+            for site in site_names():
+                got = sum(r["tasks"] for r in table if (r["split"], r["level"], r["site"])
+                          == (split, str(level), site))
+                assert got == sum(t.site == site for t in catalog.tasks(split, level))
+    result = runner.invoke(app, ["rl", "splits", "--holdout", holdout, "--json"])
+    assert result.exit_code == 0, result.output
+    shown = json.loads(result.output)
+    assert shown["counts"] == table and shown["split_version"] == SPLIT_VERSION
+    assert shown["held_out_templates"] == catalog.held_out()
+
+
+def test_rl_splits_prints_the_table_and_the_held_out_site() -> None:
+    result = runner.invoke(app, ["rl", "splits", "--holdout", "site:food"])
+    assert result.exit_code == 0, result.output
+    text = " ".join(result.output.split())
+    assert f"split_version={SPLIT_VERSION}" in text and "every task of site food" in text
+    assert "level 1" in text and "level none" in text
+    bad = runner.invoke(app, ["rl", "splits", "--holdout", "nope"])
+    assert bad.exit_code == 2 and "unknown holdout" in bad.output
+
+
+def test_a_task_file_resolves_first_and_never_shadows(tmp_path: Path) -> None:
+    builtin = Catalog("shopping").tasks(TRAIN)[0]
+    same = tmp_path / "same.jsonl"
+    mine = builtin.model_copy(update={"id": "mine_0001"})
+    same.write_text(tasks_text([builtin, mine]))
+    catalog = Catalog("shopping", str(same))
+    assert catalog.splits() == [TRAIN, TEST, "file"]
+    assert [t.id for t in catalog.tasks("file")] == [builtin.id, "mine_0001"]
+    assert catalog.task("mine_0001") == mine and catalog.task(builtin.id) == builtin
+
+    shadow = tmp_path / "shadow.jsonl"
+    changed = builtin.model_copy(update={"instruction": builtin.instruction + " Quickly."})
+    shadow.write_text(tasks_text([mine, changed]))
+    with pytest.raises(ValueError, match=rf"shadow.jsonl:2: task id '{builtin.id}' is a "
+                                         "built-in task's id"):
+        Catalog("shopping", str(shadow)).tasks("file")
+    out = tmp_path / "rows.jsonl"
+    result = runner.invoke(app, ["rl", "dataset", "--site", "shopping", "--split", "file",
+                                 "--tasks", str(shadow), "--out", str(out)])
+    assert result.exit_code == 2 and builtin.id in result.output
+    ok = runner.invoke(app, ["rl", "dataset", "--site", "shopping", "--split", "file",
+                             "--tasks", str(same), "--out", str(out)])
+    assert ok.exit_code == 0, ok.output
+    assert [json.loads(x)["task_id"] for x in out.read_text().splitlines()] == [
+        builtin.id, "mine_0001"]
