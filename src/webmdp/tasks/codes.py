@@ -15,11 +15,14 @@ For a leaderboard, whose task files are public, an install key (``WEBMDP_CODE_KE
 into every task secret, so holding a task file no longer tells a gold code from a wrong one.
 A run records the key's fingerprint (:func:`key_fingerprint`, never the key), and commands that
 read a run's codes refuse a shell whose key differs. Without a key, codes are what they were.
+The fingerprint is a slow key derivation (scrypt, :data:`KDF`), so that a run's manifest does
+not let a key be guessed offline; a new run refuses a key shorter than :data:`KEY_MIN_LEN`.
 """
 
 from __future__ import annotations
 
 import base64
+import functools
 import hashlib
 import hmac
 import itertools
@@ -30,6 +33,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from webmdp.errors import ConfigError
 from webmdp.redact import register as register_secret
 from webmdp.tasks.model import Condition, Task
 from webmdp.tasks.verifier import check_condition
@@ -94,10 +98,38 @@ def install_key() -> bytes | None:
     return None if key is None else key.encode()
 
 
-def key_fingerprint() -> str | None:
-    """A short digest that tells keys apart without revealing one; ``None`` without a key."""
+KDF = "scrypt"
+"""How a new run's key fingerprint is derived (recorded as the manifest's ``code_key_kdf``)."""
+LEGACY_KDF = "sha256"
+"""The derivation of a run recorded without ``code_key_kdf``: still checked with it."""
+KEY_MIN_LEN = 16
+"""The shortest ``WEBMDP_CODE_KEY`` a new run accepts."""
+KDF_SALT = b"webmdp code-key fingerprint v1"
+"""scrypt's fixed salt (it names webmdp); its cost is n=2^14, r=8, p=1 (16 MiB, ~0.1 s)."""
+
+
+def key_fingerprint(kdf: str = KDF) -> str | None:
+    """A short digest that tells keys apart without revealing one (derived by ``kdf``: scrypt
+    for a new run, ``sha256`` for a run recorded before it); ``None`` without a key."""
     key = install_key()
-    return None if key is None else hashlib.sha256(b"webmdp-code-key:" + key).hexdigest()[:16]
+    return None if key is None else _fingerprint(key, kdf)
+
+
+@functools.lru_cache(maxsize=4)
+def _fingerprint(key: bytes, kdf: str) -> str:
+    if kdf == KDF:
+        return hashlib.scrypt(key, salt=KDF_SALT, n=2 ** 14, r=8, p=1, dklen=8).hex()
+    if kdf == LEGACY_KDF:
+        return hashlib.sha256(b"webmdp-code-key:" + key).hexdigest()[:16]
+    raise ConfigError(f"unknown code-key derivation {kdf!r} (a run made by a newer webmdp?)")
+
+
+def check_new_key() -> None:
+    """Refuse, for a new run, an install key short enough to recover from its fingerprint."""
+    key = os.environ.get(CODE_KEY_ENV) or ""
+    if 0 < len(key) < KEY_MIN_LEN:
+        raise ConfigError(f"{CODE_KEY_ENV} has {len(key)} characters; a new run needs at least "
+                          f"{KEY_MIN_LEN}, so that its recorded fingerprint cannot be reversed")
 
 
 def task_secret(task: Task) -> bytes:

@@ -4,7 +4,9 @@ verification), batch comparison, and the screenshots they show.
 Every page is rendered on the server by Jinja with autoescaping on; nothing a trace holds is
 ever marked safe or written into a script, and the Content-Security-Policy admits only the
 viewer's own script and style files, so a payload that slipped through could still not run.
-Every view's state is in its query string.
+Every view's state is in its query string. Every text response (pages, the batch report) passes
+through the scrubber of :mod:`webmdp.redact`, as every file a run writes does: a trace recorded
+before a secret was known, or imported from elsewhere, is still served without it.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from markupsafe import Markup, escape
 from webmdp.eval.aggregate import LENGTH_BUCKETS
 from webmdp.eval.report import DASH, pct
 from webmdp.eval.runs import run_state
+from webmdp.redact import scrub
 from webmdp.viewer.batch import SCOPES, Batch
 from webmdp.viewer.episode import episode_page
 from webmdp.viewer.index import EpisodeRef, RunIndex
@@ -81,6 +84,8 @@ def create_app(index: RunIndex, *, page_size: int = 50) -> FastAPI:
     @app.middleware("http")
     async def security(request: Request, call_next: Any) -> Response:
         response: Response = await call_next(request)
+        if request.method != "HEAD":
+            response = await scrubbed(response)
         response.headers.setdefault("Content-Security-Policy", CSP)
         response.headers["X-Content-Type-Options"] = "nosniff"
         response.headers["Referrer-Policy"] = "no-referrer"
@@ -171,6 +176,24 @@ def create_app(index: RunIndex, *, page_size: int = 50) -> FastAPI:
         return error_page(f"Nothing at {request.url.path}.")
 
     return app
+
+
+SCRUBBED_TYPES = ("text/", "application/json")
+"""Content types whose body the viewer scrubs (screenshots and figures are images)."""
+
+
+async def scrubbed(response: Response) -> Response:
+    """``response`` with its body scrubbed when it is text (:func:`webmdp.redact.scrub`)."""
+    if not response.headers.get("content-type", "").startswith(SCRUBBED_TYPES):
+        return response
+    body = b"".join([chunk if isinstance(chunk, bytes) else chunk.encode()
+                     async for chunk in response.body_iterator])  # type: ignore[attr-defined]
+    text = body.decode("utf-8", errors="replace")
+    clean = scrub(text)
+    out = Response(body if clean == text else clean.encode(), status_code=response.status_code)
+    out.raw_headers = [(k, v) for k, v in response.raw_headers if k != b"content-length"]
+    out.raw_headers.append((b"content-length", str(len(out.body)).encode()))
+    return out
 
 
 def disagreement_url(index: RunIndex, d: dict[str, Any]) -> str | None:

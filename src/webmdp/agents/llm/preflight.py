@@ -3,7 +3,8 @@
 Without it a wrong URL or a missing key shows only as "N infrastructure errors" after every
 episode has spent its retries. :func:`preflight` sends one chat request with a one-token limit
 (no retries, a short timeout) and turns a failure into one line that names the cause (refused,
-DNS, timeout, 401 / 403, 404) and the option that fixes it.
+DNS, timeout, 401 / 403, 404) and the option that fixes it. :func:`credential` says, before it,
+which credential the endpoint will get (a URL's ``user:pass`` replaces the API key).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from dataclasses import replace
 from typing import Any
 
 from webmdp.errors import ConfigError, ModelEndpointError
+from webmdp.redact import scrub
 
 PROBE_TIMEOUT_S = 20.0
 PROBE_TOKENS = 1
@@ -43,9 +45,17 @@ def preflight(config: Any) -> None:
     try:
         make_client(cc).chat([ChatMessage.text("user", "Reply with OK.")], purpose="act")
     except ModelEndpointError as exc:
-        raise PreflightError(describe(exc, url=cc.base_url or f"{cc.provider}'s default URL",
-                                      model=cc.model, key_env=provider.key_env,
-                                      has_key=bool(cc.api_key))) from None
+        raise PreflightError(scrub(describe(
+            exc, url=cc.base_url or f"{cc.provider}'s default URL", model=cc.model,
+            key_env=provider.key_env, has_key=bool(cc.api_key)))) from None
+
+
+def credential(config: Any) -> str:
+    """Which credential the endpoint of the model agent config ``config`` will get, in words
+    (:func:`webmdp.agents.llm.clients.credential_sent`)."""
+    from webmdp.agents.llm.clients import client_config, credential_sent
+
+    return credential_sent(client_config(config.model, **config.client_options()))
 
 
 def describe(exc: BaseException, *, url: str, model: str, key_env: str, has_key: bool) -> str:

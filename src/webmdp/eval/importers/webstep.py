@@ -26,8 +26,9 @@ from webmdp.core.spec import SurfaceKind
 from webmdp.eval.importers.webstep_sites import conformance, conformance_line, our_site
 from webmdp.eval.metrics import SITE_SPEC_KEY
 from webmdp.paths import name_problem, under
+from webmdp.redact import write_scrubbed
 from webmdp.runner.store import summary_row
-from webmdp.tasks.io import read_tasks, write_tasks
+from webmdp.tasks.io import read_tasks
 from webmdp.tasks.model import (
     AccessLevel,
     ActionModel,
@@ -791,8 +792,9 @@ def import_webstep(paths: Iterable[str | Path], out: str | Path) -> ImportSummar
             episodes.append((trace, recorded_values(bundle, str(f), sha), str(f)))
     if tasks:
         merged = {**existing, **tasks}
-        write_tasks(root / "tasks.jsonl", [merged[i] for i in [*existing, *sorted(
-            set(tasks) - set(existing))]])
+        root.mkdir(parents=True, exist_ok=True)
+        _write(root / "tasks.jsonl", "".join(merged[i].model_dump_json() + "\n" for i in [
+            *existing, *sorted(set(tasks) - set(existing))]))
     rows, recorded = [], []
     for trace, rec, source in episodes:
         path = under(root, "episodes", trace.agent, MODE, f"{trace.task_id}.json")
@@ -841,8 +843,10 @@ def _group_task(group: Sequence[tuple[Path, dict[str, Any], str]], existing: Tas
 
 
 def _write(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` atomically, through the scrubbing writer: a bundle recorded
+    elsewhere may carry credentials (a URL's password or token) that a run never writes."""
     tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(text, encoding="utf-8")
+    write_scrubbed(tmp, text)
     tmp.replace(path)
 
 

@@ -7,6 +7,7 @@ import importlib
 import os
 from dataclasses import dataclass, replace
 from typing import Any
+from urllib.parse import urlsplit
 
 from webmdp.agents.llm.clients.base import (
     ChatMessage,
@@ -18,6 +19,7 @@ from webmdp.agents.llm.clients.base import (
 )
 from webmdp.errors import ConfigError, unknown_choice
 from webmdp.redact import register as register_secret
+from webmdp.redact import register_url
 
 
 @dataclass(frozen=True)
@@ -80,10 +82,25 @@ def client_config(model_id: str, **options: Any) -> ClientConfig:
     base_url = base_url_for(provider, options.pop("base_url", None))
     api_key = options.pop("api_key", None) or os.environ.get(p.key_env)
     register_secret(api_key)  # whatever command calls the model, the key is never written
+    register_url(base_url)  # nor a credential its URL carries, in any encoding
     if provider == "openai-compatible" and not base_url:
         raise ConfigError("provider openai-compatible needs --base-url (or OPENAI_BASE_URL)")
     return replace(cfg, base_url=base_url, api_key=api_key,
                    **{k: v for k, v in options.items() if v is not None})
+
+
+def credential_sent(config: ClientConfig) -> str:
+    """Which credential the endpoint of ``config`` gets, in words. A ``user:pass@`` in the URL
+    becomes HTTP Basic auth (httpx builds it from the URL) and takes the Authorization header
+    the SDK would fill with the API key: the key is then not sent."""
+    parts = urlsplit(config.base_url or "")
+    if parts.username or parts.password:
+        return ("HTTP Basic auth from the user:pass in the URL" + (
+            "; the API key is not sent (the URL's user:pass takes its Authorization header)"
+            if config.api_key else ""))
+    env = PROVIDERS[config.provider].key_env
+    return ("the API key" if config.api_key
+            else f"none (no API key; give --api-key or set {env} if the endpoint needs one)")
 
 
 def make_client(config: ClientConfig) -> ModelClient:
@@ -94,5 +111,5 @@ def make_client(config: ClientConfig) -> ModelClient:
 
 
 __all__ = ["PROVIDERS", "CUAState", "ChatMessage", "ClientConfig", "ModelClient", "ModelReply",
-           "Provider", "base_url_for", "client_config", "make_client", "parse_model_id",
-           "with_retries"]
+           "Provider", "base_url_for", "client_config", "credential_sent", "make_client",
+           "parse_model_id", "with_retries"]
