@@ -9,6 +9,7 @@ environment's verifier reward (1 and 0) then drives a real update. Nothing is do
 from __future__ import annotations
 
 import importlib.util
+import inspect
 import json
 from pathlib import Path
 from types import ModuleType
@@ -59,8 +60,8 @@ def _corpus(row: dict[str, Any], oracle: list[tuple[str, dict[str, Any]]]) -> li
     env = cls()
     texts = [row["prompt"][0]["content"], env.reset(**row)]
     texts += [getattr(env, name)(**args) for name, args in oracle]
-    tools = [getattr(env, n) for n in dir(cls) if not n.startswith("_")
-             and n not in ("reset", "get_reward")]
+    tools = [getattr(env, n) for n, _ in inspect.getmembers(cls, inspect.isfunction)
+             if not n.startswith("_") and n not in ("reset", "get_reward")]  # as TRL lists them
     texts += [json.dumps(transformers.utils.get_json_schema(t)) for t in tools]
     return [*texts, *(_call(n, a) for n, a in oracle), REFUSAL]
 

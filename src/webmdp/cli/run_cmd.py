@@ -18,6 +18,7 @@ from webmdp.cli.common import (
     console,
     fail,
     select_tasks,
+    split_record,
     user_errors,
 )
 from webmdp.errors import ConfigError, unknown_choice
@@ -31,7 +32,7 @@ COORDS = ("absolute", "relative1000", "normalized1")
 BACKENDS = ("local", "ray")
 SERVERS = ("per-worker", "shared")
 _SELECT = ("site", "template", "hard_negatives", "access_level", "task_id", "tasks_file", "suite",
-           "limit")
+           "limit", "split", "holdout")
 _OPERATIONAL = ("workers", "slots", "backend", "server", "retries", "episode_timeout",
                 "step_timeout", "ray_address", "base_url", "api_key", "timeout", "max_retries",
                 "concurrency")
@@ -66,6 +67,12 @@ def run(
     suite: str = typer.Option("builtin", "--suite", help="'builtin' (the sites' tasks) or "
                               "'cross-site' (CAP's cross-site tasks over 2-4 sites, scored by "
                               "rubric trees; --site keeps those that include the site)."),
+    split: str | None = typer.Option(None, "--split", help="Only the tasks of this RL split "
+                                     "(train or test, as `webmdp rl splits` shows it), so a "
+                                     "trained policy is evaluated on exactly the held-out "
+                                     "tasks; the report names it."),
+    holdout: str = typer.Option("task", "--holdout", help="With --split: what test holds out "
+                                "(task, template or site:NAME)."),
     seeds: str = typer.Option("0", "--seeds", help="Agent seeds, e.g. 0,1,2: every task once "
                               "per seed; a seed other than 0 is stored as agent NAME@sSEED."),
     step_budget: int = typer.Option(50, help="GUI steps before an episode is truncated (per "
@@ -233,6 +240,7 @@ def run(
         if workers == 0 and backend == "ray":
             raise ConfigError("--backend ray needs at least one worker")
         agent_seeds = _seeds(seeds)
+        split_info = None  # a resume keeps the split its manifest records
         if stored is not None and not (given & set(_SELECT)):
             tasks = _stored_tasks(out, stored)
         else:
@@ -241,7 +249,9 @@ def run(
             tasks = select_tasks(site, tasks_file=tasks_file, template=template,
                                  task_ids=task_id or None, limit=limit, spread=True,
                                  hard_negatives=_ints(hard_negatives, "--hard-negatives"),
-                                 access_levels=_list(access_level), suite=suite)
+                                 access_levels=_list(access_level), suite=suite,
+                                 split=split, holdout=holdout)
+            split_info = None if split is None else split_record(split, holdout)
             source = tasks_file or (None if suite in SUITES else suite)
             if source is not None:  # a file's vectors, checked on the tasks this run runs
                 check_difficulty([t for t in tasks if t.cross is None], source)
@@ -258,16 +268,16 @@ def run(
         overrides = tuple(sorted(given & set(_OPERATIONAL))) if stored is not None else ()
         check = None
         if model_cfg is not None and not no_preflight:
-            from webmdp.agents.llm.preflight import preflight
+            from webmdp.agents.llm.preflight import credential, preflight
 
             def check() -> None:
                 console.print(f"preflight: one request to "
-                              f"{redact_url(endpoint.get('base_url') or '') or model}",
-                              highlight=False)
+                              f"{redact_url(endpoint.get('base_url') or '') or model}; "
+                              f"credential: {credential(model_cfg)}", highlight=False)
                 preflight(model_cfg)
 
         plan = RunPlan(out, tasks, agents, mode, settings, force=force,  # type: ignore[arg-type]
-                       rerun=rerun, overrides=overrides, preflight=check)
+                       rerun=rerun, overrides=overrides, preflight=check, split=split_info)
         label = f"{', '.join(a.label() for a in agents)} · {mode}"
         with LiveDisplay(label, console, price_in=price_in, price_out=price_out) as live:
             outcome = execute_run(plan, on_change=live.update)

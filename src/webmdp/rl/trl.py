@@ -38,6 +38,7 @@ from typing import Any, Literal
 
 from webmdp.core.spec import ActionSpec, ParamSpec
 from webmdp.env.episode import DEFAULT_STEP_BUDGET
+from webmdp.rl.actions import GUI_TOOLS, Arg
 from webmdp.rl.episode import RLEpisode, check_options, observation_text
 from webmdp.rl.rewards import RewardMode
 from webmdp.rl.splits import (
@@ -240,16 +241,6 @@ def _scopes() -> list[str]:
     return [s for s in site_choices() if s != ALL]
 
 
-@dataclass(frozen=True)
-class Arg:
-    """One parameter of a generated tool method."""
-
-    name: str
-    kind: Any
-    optional: bool
-    text: str
-
-
 def _tool(spec: ActionSpec) -> Any:
     """A method that takes a semantic action's parameters and steps the episode with it."""
     args = [Arg(p.name, _annotation(p), p.optional, "") for p in spec.params]
@@ -278,57 +269,6 @@ def _method(name: str, action: str, args: list[Arg], doc: str) -> Any:
     tool.__name__ = tool.__qualname__ = name
     tool.__doc__ = doc
     return tool
-
-
-def _gui_doc(head: str, args: list[Arg]) -> str:
-    lines = [head]
-    if args:
-        lines += ["", "Args:", *(f"    {a.name}: {a.text}" for a in args)]
-    return "\n".join([*lines, "", "Returns:", "    The page after the action: its screenshot, "
-                       "then its URL and accessibility tree."])
-
-
-def _point(what: str) -> tuple[list[Arg], str]:
-    args = [Arg("x", float | None, True, "viewport x in pixels (with y)."),
-            Arg("y", float | None, True, "viewport y in pixels (with x)."),
-            Arg("element", int | None, True, "an element id of the accessibility tree, "
-                                             "instead of x and y.")]
-    return args, _gui_doc(f"{what} at a point of the viewport, or on an element.", args)
-
-
-def _gui_tools() -> dict[str, tuple[list[Arg], str]]:
-    """The browser action space as tools (:class:`~webmdp.env.actions.GUIAction`'s kinds)."""
-    drag = [Arg("x", float, False, "start x in pixels."), Arg("y", float, False, "start y."),
-            Arg("x2", float, False, "end x in pixels."), Arg("y2", float, False, "end y.")]
-    scroll = [Arg("direction", Literal["up", "down", "left", "right"], False,
-                  "which way to scroll."),
-              Arg("amount", float | None, True, "how far, in mouse-wheel notches (100 px)."),
-              Arg("x", float | None, True, "x of the point to scroll at (default: centre)."),
-              Arg("y", float | None, True, "y of the point to scroll at.")]
-    type_ = [Arg("text", str, False, "the text to type into the focused field.")]
-    key = [Arg("key", str, False, "a key or chord, e.g. Enter, Tab, ctrl+a.")]
-    select = [Arg("element", int, False, "the id of a select element of the tree."),
-              Arg("option", str, False, "the label of the option to choose.")]
-    wait = [Arg("seconds", float | None, True, "how long (default 0.5 s, at most 5 s).")]
-    return {
-        "click": _point("Left-click"),
-        "double_click": _point("Double-click"),
-        "triple_click": _point("Triple-click (selects a line of text)"),
-        "right_click": _point("Right-click"),
-        "move": _point("Move the pointer (hover)"),
-        "drag": (drag, _gui_doc("Drag from one point to another.", drag)),
-        "scroll": (scroll, _gui_doc("Scroll the page.", scroll)),
-        "type": (type_, _gui_doc("Type text into the focused field.", type_)),
-        "key": (key, _gui_doc("Press a key or a key chord.", key)),
-        "select_option": (select, _gui_doc("Choose an option of a select element.", select)),
-        "go_back": ([], _gui_doc("Go back in the browser's history.", [])),
-        "go_forward": ([], _gui_doc("Go forward in the browser's history.", [])),
-        "wait": (wait, _gui_doc("Wait for the page.", wait)),
-    }
-
-
-GUI_TOOLS = _gui_tools()
-"""Browser mode's tools; ``finish`` is the base class's."""
 
 
 def _annotation(p: ParamSpec) -> Any:

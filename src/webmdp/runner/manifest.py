@@ -21,7 +21,7 @@ from typing import Any
 
 from webmdp.errors import ConfigError
 from webmdp.redact import redact_argv, scrub
-from webmdp.tasks.codes import CODE_KEY_ENV, key_fingerprint
+from webmdp.tasks.codes import CODE_KEY_ENV, KDF, LEGACY_KDF, key_fingerprint
 from webmdp.tasks.model import Task
 
 MANIFEST = "manifest.json"
@@ -95,14 +95,17 @@ def chromium_version() -> str | None:
 
 
 def build(identity: dict[str, Any], settings: dict[str, Any], tasks: list[Task], *,
-          browser: bool) -> dict[str, Any]:
-    return {"format": 1, "identity": identity,
-            "task_set": {"hash": task_set_hash(tasks), "basis": HASH_BASIS, "count": len(tasks),
-                         "ids": [t.id for t in tasks]},
+          browser: bool, split: dict[str, Any] | None = None) -> dict[str, Any]:
+    task_set: dict[str, Any] = {"hash": task_set_hash(tasks), "basis": HASH_BASIS,
+                                "count": len(tasks), "ids": [t.id for t in tasks]}
+    if split is not None:  # the RL split the tasks were drawn from (`run --split`)
+        task_set["split"] = split
+    return {"format": 1, "identity": identity, "task_set": task_set,
             "settings": settings, "webmdp": metadata.version("webmdp"),
             "git": git_revision(), "packages": package_versions(),
             "chromium": chromium_version() if browser else None,
-            "code_key": key_fingerprint(), "created": _now(), "invocations": []}
+            "code_key": key_fingerprint(KDF), "code_key_kdf": KDF, "created": _now(),
+            "invocations": []}
 
 
 def check_run_code_key(root: Path) -> None:
@@ -115,7 +118,8 @@ def check_run_code_key(root: Path) -> None:
 def check_code_key(manifest: dict[str, Any], root: Path | str) -> None:
     """Refuse to read or extend a run whose operation codes were made under another install
     key (``WEBMDP_CODE_KEY``) than this shell's: its codes would be misread."""
-    made, here = manifest.get("code_key"), key_fingerprint()
+    made = manifest.get("code_key")
+    here = key_fingerprint(manifest.get("code_key_kdf") or LEGACY_KDF)
     if made != here:
         def name(f: str | None) -> str:
             return f"key {f}" if f else "no key"

@@ -25,6 +25,7 @@ from webmdp.runner.procs import sweep
 from webmdp.runner.scheduler import FinalState, Outcome, Pool, Scheduler, Tally
 from webmdp.runner.spec import AgentSpec, EpisodeSpec, RunSettings
 from webmdp.runner.store import MIN_FREE_MB, RunStore
+from webmdp.tasks.codes import check_new_key
 from webmdp.tasks.model import Task
 from webmdp.trace import Mode
 
@@ -46,6 +47,9 @@ class RunPlan:
     min_free_mb: int = MIN_FREE_MB
     overrides: tuple[str, ...] = ()
     """Options a resume was given explicitly (recorded in its invocation)."""
+    split: dict[str, Any] | None = None
+    """The RL split the tasks were drawn from (``split``, ``level``, ``holdout``,
+    ``split_version``), recorded in the manifest; None for any other selection."""
     preflight: Callable[[], None] | None = None
     """Checked once before the first episode, when there is one to run (the model
     endpoint's one-token request); raises to stop the run."""
@@ -77,18 +81,23 @@ def prepare(plan: RunPlan) -> tuple[RunStore, dict[str, Any] | None, list[Episod
     """Check the names, the directory and the manifest, store the tasks; the episodes still to
     run."""
     check_names(plan)
+    if plan.manifest and mf.read(plan.root) is None:
+        check_new_key()  # a new run: its fingerprint must not give the key away
     store = RunStore(plan.root)
     store.check_space(plan.min_free_mb)
     manifest = None
     if plan.manifest:
         manifest = mf.build(plan.identity(), _settings(plan.settings), plan.tasks,
-                            browser=plan.mode == "browser")
+                            browser=plan.mode == "browser", split=plan.split)
         old = mf.read(plan.root)
         if old is not None:
             mf.check_code_key(old, plan.root)
             mf.check_compatible(old, manifest, force=plan.force, tasks=plan.tasks)
+            split = (old.get("task_set") or {}).get("split")  # a resume keeps the run's split
             old.update({k: manifest[k] for k in ("identity", "task_set", "settings",
                                                  "webmdp", "git", "packages", "chromium")})
+            if split is not None:
+                old["task_set"].setdefault("split", split)
             manifest = old
     store.add_tasks(plan.tasks, replace=plan.force)
     store.clean_tmp()
