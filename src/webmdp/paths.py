@@ -6,8 +6,8 @@ is ``RUN/episodes/<agent>/<mode>/<task_id>.json``), so a task file that says
 
 - :func:`check_name` validates every such name where it enters (a task file, a bundle, a
   rubric file, a command-line option): ``[A-Za-z0-9][A-Za-z0-9_.:@-]*`` with no ``..``
-  anywhere. A name webmdp builds itself (``<agent>@s<seed>``, a model agent's label) is made
-  to match with :func:`safe_label`.
+  anywhere, at most :data:`MAX_NAME` characters. A name webmdp builds itself
+  (``<agent>@s<seed>``, a model agent's label) is made to match with :func:`safe_label`.
 - :func:`under` builds a path below a root and refuses any result outside it, symlinks
   included (defence in depth: validation comes first).
 """
@@ -20,6 +20,9 @@ from pathlib import Path
 from webmdp.errors import ConfigError
 
 NAME_PATTERN = r"[A-Za-z0-9][A-Za-z0-9_.:@-]*"
+MAX_NAME = 128
+"""The longest name: it becomes a file name (with a suffix) in a run, far below the file
+system's 255 bytes, so a long id fails when it is read, not after a run has started."""
 _NAME = re.compile(NAME_PATTERN + r"\Z")
 _UNSAFE = re.compile(r"[^A-Za-z0-9_.:@-]")
 
@@ -41,6 +44,8 @@ def name_problem(value: object) -> str | None:
                 "with a letter or digit)")
     if ".." in value:
         return f"{value[:80]!r} contains '..'"
+    if len(value) > MAX_NAME:
+        return f"{value[:40]!r}... is {len(value)} characters, at most {MAX_NAME}"
     return None
 
 
@@ -60,12 +65,20 @@ def valid_name(value: str) -> str:
     return value
 
 
-def valid_template(value: str) -> str:
-    """A template name: a plain name, or CAP's DAG pattern names, which join two shapes with
-    ``+`` (``chain+fan-out``: published names, kept)."""
+def template_problem(value: object) -> str | None:
+    """Why ``value`` is not a template name, or None: a plain name, or CAP's DAG pattern
+    names, which join two shapes with ``+`` (``chain+fan-out``: published names, kept)."""
+    if not isinstance(value, str):
+        return name_problem(value)
     problem = name_problem(value.replace("+", "_"))
+    return None if problem is None else problem.replace(value.replace("+", "_"), value)
+
+
+def valid_template(value: str) -> str:
+    """A pydantic ``AfterValidator`` for a template name (:func:`template_problem`)."""
+    problem = template_problem(value)
     if problem is not None:
-        raise ValueError(problem.replace(value.replace("+", "_"), value))
+        raise ValueError(problem)
     return value
 
 
@@ -77,7 +90,7 @@ def safe_label(text: str) -> str:
         out = out.replace("..", "_")
     if not out or not out[0].isalnum():
         out = "x" + out
-    return out
+    return out[:MAX_NAME]
 
 
 def under(root: Path | str, *parts: str) -> Path:

@@ -17,7 +17,6 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from webmdp.errors import ConfigError, WebMDPError, unknown_choice
 from webmdp.sites import get_site, site_names
 from webmdp.tasks.generate import generate_sets, generate_site_tasks
-from webmdp.tasks.io import read_tasks
 from webmdp.tasks.model import Task
 
 console = Console(stderr=True)
@@ -68,14 +67,28 @@ def user_errors() -> Iterator[None]:
 
 def read_task_file(path: Path) -> list[Task]:
     """A task file's tasks (:func:`read_tasks`), each world checked for the shape every site
-    reads (``site``, ``entities`` with ids, ``meta``): a bad world is a one-line error naming
-    the task, not a KeyError inside a run."""
-    tasks = read_tasks(path)
-    for t in tasks:
+    reads (``site``, ``entities`` with ids, ``meta``) and for the fields its site declares
+    (:mod:`webmdp.core.entities`), ids unique and short enough to name a file: a bad task
+    is one line naming the file, the line and the place (``world.entities[3].title``), not a
+    KeyError inside a run."""
+    from webmdp.core.entities import world_problem
+    from webmdp.tasks.io import read_numbered
+
+    numbered = read_numbered(path)
+    first: dict[str, int] = {}
+    for line, t in numbered:
+        if t.id in first:
+            raise ConfigError(f"{path}:{line}: task id {t.id!r} is also the id of line "
+                              f"{first[t.id]}; give each task an id of its own")
+        first[t.id] = line
         why = _world_problem(t.world)
         if why:
-            raise ConfigError(f"{path}: task {t.id}: world: {why}")
-    return tasks
+            raise ConfigError(f"{path}:{line}: world: {why}")
+        if not t.sites and t.site in site_names():
+            found = world_problem(t.world, get_site(t.site).entity_fields)
+            if found is not None:
+                raise ConfigError(f"{path}:{line}: world.{found[0]}: {found[1]}")
+    return [t for _, t in numbered]
 
 
 def _world_problem(world: Any) -> str | None:

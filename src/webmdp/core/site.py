@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from webmdp.core import dialog
+from webmdp.core.entities import EntityFields
 from webmdp.core.model import Observation, State, World, WorldSpec
 from webmdp.core.spec import (
     Action,
@@ -43,6 +44,10 @@ class Site(ABC):
     """Surfaces that are a confirmation step: a review of what a commit will do, with the
     button that does it ("Confirm and pay"). An irreversible commit taken there is WebForge
     risk L2, elsewhere L3 (:mod:`webmdp.tasks.difficulty`)."""
+    entity_fields: ClassVar[EntityFields] = {}
+    """kind (entity id prefix) -> field -> JSON type: what every entity of a world must carry
+    (:mod:`webmdp.core.entities`); a task file's world is checked against it when read.
+    Empty: not checked."""
     pixel_fields: ClassVar[Mapping[str, frozenset[str]]] = {}
     """surface -> the entity fields it shows only in pixels (a chart, a photo): no text in the
     DOM or the accessibility tree. WebForge's visual complexity counts them."""

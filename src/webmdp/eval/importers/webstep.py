@@ -23,9 +23,10 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from webmdp.core.spec import SurfaceKind
+from webmdp.errors import ConfigError
 from webmdp.eval.importers.webstep_sites import conformance, conformance_line, our_site
 from webmdp.eval.metrics import SITE_SPEC_KEY
-from webmdp.paths import name_problem, under
+from webmdp.paths import name_problem, template_problem, under
 from webmdp.redact import write_scrubbed
 from webmdp.runner.store import summary_row
 from webmdp.tasks.io import read_tasks
@@ -202,6 +203,10 @@ def read_bundle(path: Path) -> tuple[dict[str, Any], str]:
     for key in ("site", "instruction", "template", "outcome"):
         if not isinstance(data[key], str):
             raise BundleError(f"'{key}' should be a string, found {type(data[key]).__name__}")
+    for key, check in (("site", name_problem), ("template", template_problem)):
+        why = check(data[key])  # each becomes a task's name, as the ids do
+        if why is not None:
+            raise BundleError(f"'{key}': {why}")
     for i, t in enumerate(data["turns"]):
         if not isinstance(t, dict) or not isinstance(t.get("state") or {}, dict):
             raise BundleError(f"turns[{i}] is not an object with a 'state' object")
@@ -765,10 +770,9 @@ def import_webstep(paths: Iterable[str | Path], out: str | Path) -> ImportSummar
             summary.skipped.append((str(f), str(e)))
             continue
         key = (bundle["agent"], bundle["task_id"])
-        if key in taken:
-            summary.skipped.append((str(f), f"duplicate episode of agent {key[0]} on task "
-                                            f"{key[1]} (kept {taken[key]})"))
-            continue
+        if key in taken:  # which one is meant cannot be guessed: nothing is written
+            raise ConfigError(f"{f}: agent {key[0]!r} on task {key[1]!r} is also the episode "
+                              f"of {taken[key]}; give each episode a file of its own")
         taken[key] = f
         groups.setdefault(bundle["task_id"], []).append((f, bundle, sha))
     root = Path(out)

@@ -46,6 +46,14 @@ class AccommodationSite(ModularSite[AccommodationState]):
                       "check_out": "2026-05-11", "guests": 2}
     surfaces = mdp.SURFACES
     actions = ACTIONS
+    entity_fields = {  # kind (id prefix) -> field -> type: webmdp.core.entities
+        "LST": {"amenities": "list", "bathrooms": "number", "beds": "int",
+            "cancellation_policy": "str", "check_in_time": "str", "city": "str",
+            "host_name": "str", "host_years": "int", "id": "str", "max_guests": "int",
+            "min_nights": "int", "photo": "str", "popularity": "int", "price_per_night": "int",
+            "property_type": "str", "rating": "number", "review_count": "int",
+            "superhost": "bool", "title": "str"},
+    }
     pixel_fields = {"ListingDetail": frozenset(PIXEL_FIELDS)}
     visibility = shown(CARD_FIELDS, DETAIL_FIELDS, SearchResults=CARD_FIELDS,
                        ListingDetail=CARD_FIELDS + DETAIL_FIELDS + PIXEL_FIELDS,

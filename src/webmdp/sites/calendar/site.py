@@ -52,6 +52,12 @@ class CalendarSite(ModularSite[CalendarState]):
                       "start": "10:00", "end": "11:00", "attendees": "Priya Patel"}
     surfaces = observe.SURFACES
     actions = ACTIONS
+    entity_fields = {  # kind (id prefix) -> field -> type: webmdp.core.entities
+        "EVT": {"attendees": "list", "calendar": "str", "conference": "str", "conflicts": "list",
+            "date": "str", "description": "str", "duration": "int", "end": "str", "id": "str",
+            "location": "str", "organizer": "str", "reminder": "str", "rsvp": "str",
+            "start": "str", "title": "str", "topic": "str"},
+    }
     visibility = shown(CARD_FIELDS, DETAIL_FIELDS, **observe.SURFACE_FIELDS)
 
     state_class = CalendarState

@@ -62,6 +62,12 @@ class ChatSite(ModularSite[ChatState]):
     example_params = {"query": "standup", "text": "Sounds good, thanks!"}
     surfaces = observe.SURFACES
     actions = ACTIONS
+    entity_fields = {  # kind (id prefix) -> field -> type: webmdp.core.entities
+        "MSG": {"author": "str", "channel": "str", "id": "str", "last_reply": "int",
+            "pinned": "bool", "posted": "int", "reactions": "list", "reactors": "list",
+            "repliers": "list", "replies": "list", "reply_count": "int", "text": "str",
+            "thread_files": "list"},
+    }
     visibility = shown(CARD_FIELDS, DETAIL_FIELDS, ChannelView=CARD_FIELDS,
                        SearchResults=CARD_FIELDS, ThreadView=CARD_FIELDS + DETAIL_FIELDS,
                        DirectMessageView=(), MemberProfile=CARD_FIELDS)

@@ -49,6 +49,15 @@ class FoodSite(ModularSite[FoodState]):
                       "tip": "18%"}
     surfaces = mdp.SURFACES
     actions = ACTIONS
+    entity_fields = {  # kind (id prefix) -> field -> type: webmdp.core.entities
+        "ITM": {"allergens": "list", "calories": "int", "description": "str", "dietary": "list",
+            "id": "str", "name": "str", "options": "list", "popularity": "int", "price": "number",
+            "restaurant_id": "str", "section": "str"},
+        "RST": {"address": "str", "closes": "str", "cuisine": "str", "delivery_fee": "number",
+            "delivery_time": "int", "diets": "list", "dishes": "list", "fast": "bool",
+            "free": "bool", "hours": "str", "id": "str", "name": "str", "popularity": "int",
+            "price": "str", "rating": "number", "review_count": "int", "street": "str"},
+    }
     pixel_fields = {"RestaurantDetail": frozenset(W.PIXEL_FIELDS),  # the store page, also
                     "MenuItemDetail": frozenset(W.PIXEL_FIELDS)}    # under an item's modal
     visibility = shown(W.CARD_FIELDS, W.DETAIL_FIELDS, RestaurantList=W.RESTAURANT_CARD,

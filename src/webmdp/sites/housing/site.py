@@ -45,6 +45,14 @@ class HousingSite(ModularSite[HousingState]):
                       "message": "Is this home still available?"}
     surfaces = mdp.SURFACES
     actions = ACTIONS
+    entity_fields = {  # kind (id prefix) -> field -> type: webmdp.core.entities
+        "HOM": {"address": "str", "agent_name": "str", "baths": "number", "beds": "int",
+            "brokerage": "str", "city": "str", "days_on_market": "int", "has_garage": "bool",
+            "heating": "str", "hoa_fee": "int", "home_type": "str", "id": "str",
+            "listing_type": "str", "lot_size": "int", "parking": "str", "pet_policy": "str",
+            "pets_ok": "bool", "popularity": "int", "price": "int", "school_rating": "int",
+            "sqft": "int", "year_built": "int"},
+    }
     pixel_fields = {"PropertyDetail": frozenset(PIXEL_FIELDS)}
     visibility = shown(CARD_FIELDS, DETAIL_FIELDS, SearchResults=CARD_FIELDS,
                        PropertyDetail=CARD_FIELDS + DETAIL_FIELDS + PIXEL_FIELDS,

@@ -62,6 +62,15 @@ class JobsSite(ModularSite[JobsState]):
                       "years": 5, "note": V.NOTES[0], "text": V.MESSAGES[0]}
     surfaces = observe.SURFACES
     actions = ACTIONS
+    entity_fields = {  # kind (id prefix) -> field -> type: webmdp.core.entities
+        "JOB": {"applicants": "int", "benefits": "list", "company": "str", "company_size": "str",
+            "description": "str", "experience": "str", "id": "str", "job_type": "str",
+            "kind": "str", "location": "str", "popularity": "int", "posted": "int",
+            "salary": "int", "skills": "list", "team": "str", "title": "str", "workplace": "str"},
+        "PRF": {"city": "str", "company": "str", "headline": "str", "id": "str", "kind": "str",
+            "name": "str", "popularity": "int", "position": "str", "post": "str", "school": "str",
+            "skills": "list", "topic": "str", "years": "int"},
+    }
     visibility = shown(CARD_FIELDS, DETAIL_FIELDS, Feed=POST_FIELDS, JobList=JOB_CARD,
                        JobDetail=JOB_CARD + JOB_DETAIL, ConnectionList=PROFILE_CARD,
                        ProfileView=PROFILE_CARD + PROFILE_DETAIL, Messaging=PROFILE_CARD)

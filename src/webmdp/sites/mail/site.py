@@ -65,6 +65,13 @@ class MailSite(ModularSite[MailState]):
     entity_prefix = "THR"
     surfaces = observe.SURFACES
     actions = ACTIONS
+    entity_fields = {  # kind (id prefix) -> field -> type: webmdp.core.entities
+        "THR": {"age": "int", "attachments": "list", "body": "str", "cc": "list", "date": "str",
+            "folder": "str", "from_email": "str", "from_name": "str", "full_date": "str",
+            "has_attachment": "bool", "id": "str", "labels": "list", "message_count": "int",
+            "messages": "list", "read": "bool", "reply_to": "str", "signature": "str",
+            "snippet": "str", "starred": "bool", "subject": "str", "to": "list"},
+    }
     example_params = {"query": "budget review", "address": "alex.doe@example.com",
                       "subject": "Quick question", "body": "Thanks, sounds good."}
     visibility = shown(CARD_FIELDS, DETAIL_FIELDS, ThreadList=CARD_FIELDS,

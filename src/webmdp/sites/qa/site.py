@@ -54,6 +54,17 @@ class QASite(ModularSite[QAState]):
                       "min": 1, "max": 10}
     surfaces = observe.SURFACES
     actions = ACTIONS
+    entity_fields = {  # kind (id prefix) -> field -> type: webmdp.core.entities
+        "ANS": {"accepted": "bool", "author": "str", "author_id": "str", "body": "str",
+            "id": "str", "posted": "str", "question_id": "str", "votes": "int"},
+        "QST": {"accepted": "bool", "answer_count": "int", "asked": "str", "author": "str",
+            "author_id": "str", "body": "str", "code": "str", "comments": "list",
+            "environment": "str", "error": "str", "id": "str", "modified": "str", "phrase": "str",
+            "popularity": "int", "tag": "str", "tags": "list", "title": "str", "token": "str",
+            "topic": "str", "unanswered": "bool", "views": "int", "votes": "int", "year": "str"},
+        "USR": {"about": "str", "badges": "list", "id": "str", "location": "str", "me": "bool",
+            "member_since": "str", "name": "str", "reputation": "int"},
+    }
     visibility = shown(QUESTION_CARD, QUESTION_DETAIL, QuestionList=_BRIEF, TagPage=_BRIEF,
                        UserProfile=QUESTION_CARD + USER_PROFILE,
                        QuestionDetail=QUESTION_CARD + QUESTION_DETAIL + ANSWER_FIELDS + USER_BRIEF)

@@ -73,6 +73,19 @@ class RepoSite(ModularSite[RepoState]):
                       "body": "I can reproduce this on the latest release."}
     surfaces = observe.SURFACES
     actions = ACTIONS
+    entity_fields = {  # kind (id prefix) -> field -> type: webmdp.core.entities
+        "ISS": {"assignees": "list", "author": "str", "body": "str", "comments": "int",
+            "created": "int", "id": "str", "keyword": "str", "labels": "list", "milestone": "str",
+            "number": "int", "repo_id": "str", "state": "str", "subject": "str", "title": "str"},
+        "PR": {"assignees": "list", "author": "str", "body": "str", "branch": "str",
+            "checks": "str", "comments": "int", "created": "int", "id": "str", "keyword": "str",
+            "labels": "list", "number": "int", "repo_id": "str", "state": "str", "subject": "str",
+            "title": "str"},
+        "REPO": {"default_branch": "str", "description": "str", "forks": "int",
+            "good_first": "bool", "id": "str", "language": "str", "license": "str", "name": "str",
+            "owner": "str", "popularity": "int", "stars": "int", "topic": "str", "topics": "list",
+            "updated": "int", "watchers": "int"},
+    }
     visibility = shown(CARD_FIELDS, DETAIL_FIELDS, RepoList=REPO_CARD,
                        RepoDetail=REPO_CARD + REPO_DETAIL, IssueList=_ITEM, PullRequestList=_ITEM,
                        IssueDetail=_ITEM + ISSUE_DETAIL, PRDetail=_ITEM + PR_DETAIL)

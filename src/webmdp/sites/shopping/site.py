@@ -60,6 +60,15 @@ class ShoppingSite(ModularSite[ShoppingState]):
     example_params = {"query": "headphones", "min": 10.0, "max": 150.0, "quantity": 2}
     surfaces = mdp.SURFACES
     actions = ACTIONS
+    entity_fields = {  # kind (id prefix) -> field -> type: webmdp.core.entities
+        "PRD": {"badge": "str", "brand": "str", "category": "str", "colors": "list",
+            "delivery": "str", "department": "str", "dimensions": "str", "features": "list",
+            "id": "str", "image": "str", "list_price": "number", "material": "str",
+            "model_number": "str", "popularity": "int", "price": "number", "prime": "bool",
+            "rating": "number", "return_policy": "str", "review_count": "int", "reviews": "list",
+            "seller": "str", "shipping_cost": "number", "sizes": "list", "title": "str",
+            "warranty_months": "int", "weight": "str"},
+    }
     pixel_fields = {"ProductDetail": frozenset(PIXEL_FIELDS)}
     visibility = shown(CARD_FIELDS, DETAIL_FIELDS, Home=(),
                        SearchResults=CARD_FIELDS,
