@@ -66,43 +66,12 @@ def user_errors() -> Iterator[None]:
 
 
 def read_task_file(path: Path) -> list[Task]:
-    """A task file's tasks (:func:`read_tasks`), each world checked for the shape every site
-    reads (``site``, ``entities`` with ids, ``meta``) and for the fields its site declares
-    (:mod:`webmdp.core.entities`), ids unique and short enough to name a file: a bad task
-    is one line naming the file, the line and the place (``world.entities[3].title``), not a
-    KeyError inside a run."""
-    from webmdp.core.entities import world_problem
-    from webmdp.tasks.io import read_numbered
+    """A task file's tasks, each checked as :func:`webmdp.tasks.io.read_checked` does (world
+    shape, the fields its site declares, unique ids): a bad task is one line naming the file,
+    the line and the place (``world.entities[3].title``), not a KeyError inside a run."""
+    from webmdp.tasks.io import read_checked
 
-    numbered = read_numbered(path)
-    first: dict[str, int] = {}
-    for line, t in numbered:
-        if t.id in first:
-            raise ConfigError(f"{path}:{line}: task id {t.id!r} is also the id of line "
-                              f"{first[t.id]}; give each task an id of its own")
-        first[t.id] = line
-        why = _world_problem(t.world)
-        if why:
-            raise ConfigError(f"{path}:{line}: world: {why}")
-        if not t.sites and t.site in site_names():
-            found = world_problem(t.world, get_site(t.site).entity_fields)
-            if found is not None:
-                raise ConfigError(f"{path}:{line}: world.{found[0]}: {found[1]}")
-    return [t for _, t in numbered]
-
-
-def _world_problem(world: Any) -> str | None:
-    if not isinstance(world.get("site"), str):
-        return "needs 'site', a site name"
-    entities = world.get("entities")
-    if not isinstance(entities, list):
-        return "needs 'entities', a list of entities"
-    for k, e in enumerate(entities):
-        if not isinstance(e, dict) or "id" not in e:
-            return f"entities[{k}] is not an entity with an 'id'"
-    if not isinstance(world.get("meta") or {}, dict):
-        return "'meta' must be an object"
-    return None
+    return [t for _, t in read_checked(path)]
 
 
 @cache

@@ -223,9 +223,13 @@ def _cross_tasks() -> tuple[Task, ...]:
 def _file_tasks(path: str) -> tuple[Task, ...]:
     """A task file's tasks; a task whose id is a built-in task's with other content is
     refused (ValueError naming the file, line and id), so a file never shadows silently."""
-    from webmdp.tasks.io import read_numbered
+    from webmdp.errors import ConfigError
+    from webmdp.tasks.io import read_checked
 
-    numbered = read_numbered(path)
+    try:
+        numbered = read_checked(path)
+    except ConfigError as exc:  # what trainers and OpenEnv's task API expect of bad input
+        raise ValueError(str(exc)) from None
     for lineno, task in numbered:
         builtin = _builtin(task)
         if builtin is not None and builtin != task:

@@ -6,11 +6,12 @@ import gc
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import orjson
 from pydantic import ValidationError
 
-from webmdp.errors import TaskFileError
+from webmdp.errors import ConfigError, TaskFileError
 from webmdp.tasks.model import Task
 
 
@@ -58,6 +59,46 @@ def read_tasks(path: str | Path) -> list[Task]:
     is what measuring it gives is ``webmdp tasks check`` (:func:`webmdp.tasks.difficulty.
     disagreements`), which replays every oracle."""
     return [t for _, t in read_numbered(path)]
+
+
+def read_checked(path: str | Path) -> list[tuple[int, Task]]:
+    """:func:`read_numbered`, each task also checked, so a bad task fails here, in one line
+    (:class:`~webmdp.errors.ConfigError` naming the file and line), not deep inside a run:
+    ids unique in the file; the world's shape every site reads (``site``, ``entities`` with
+    ids, ``meta``); the fields its site declares for its entities
+    (:mod:`webmdp.core.entities`)."""
+    from webmdp.core.entities import world_problem
+    from webmdp.core.registry import get_site, site_names
+
+    numbered = read_numbered(path)
+    first: dict[str, int] = {}
+    for line, t in numbered:
+        if t.id in first:
+            raise ConfigError(f"{path}:{line}: task id {t.id!r} is also the id of line "
+                              f"{first[t.id]}; give each task an id of its own")
+        first[t.id] = line
+        why = _world_shape(t.world)
+        if why:
+            raise ConfigError(f"{path}:{line}: world: {why}")
+        if not t.sites and t.site in site_names():
+            found = world_problem(t.world, get_site(t.site).entity_fields)
+            if found is not None:
+                raise ConfigError(f"{path}:{line}: world.{found[0]}: {found[1]}")
+    return numbered
+
+
+def _world_shape(world: Any) -> str | None:
+    if not isinstance(world.get("site"), str):
+        return "needs 'site', a site name"
+    entities = world.get("entities")
+    if not isinstance(entities, list):
+        return "needs 'entities', a list of entities"
+    for k, e in enumerate(entities):
+        if not isinstance(e, dict) or "id" not in e:
+            return f"entities[{k}] is not an entity with an 'id'"
+    if not isinstance(world.get("meta") or {}, dict):
+        return "'meta' must be an object"
+    return None
 
 
 def read_numbered(path: str | Path) -> list[tuple[int, Task]]:
