@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 import typer
 
 from webmdp.cli.common import console, fail, select_tasks, user_errors
+from webmdp.runner.limits import check_workers
 from webmdp.runner.spec import AgentSpec, RunSettings
 from webmdp.sites import get_site, site_names
 
@@ -38,6 +39,7 @@ def demo(
     from webmdp.eval.write import write_report
 
     with user_errors():
+        check_workers(workers)
         tasks = [t for s in demo_sites(sites) for t in select_tasks(s, limit=per_site,
                                                                      spread=True)]
         from webmdp.runner.display import LiveDisplay

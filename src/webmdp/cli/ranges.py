@@ -53,23 +53,34 @@ COUNT = Range(1)
 NONNEGATIVE = Range(0)
 SEED = Range(0, 2**32 - 1)
 
+MAX_SLOTS = 256
+"""The most episodes one worker runs at once (``--slots``: a thread each) and the most
+concurrent requests to one endpoint (``--concurrency``)."""
+MAX_SESSIONS = 1024
+"""The most concurrent sessions of `rl serve` in semantic mode; in browser mode, where each
+is a Chromium, :data:`MAX_BROWSER_SESSIONS`."""
+MAX_BROWSER_SESSIONS = 64
+
 RANGES: dict[str, Range] = {
-    "--limit": COUNT, "--step-budget": COUNT, "--workers": NONNEGATIVE, "--slots": COUNT,
+    "--limit": COUNT, "--step-budget": COUNT, "--workers": NONNEGATIVE,
+    "--slots": Range(1, MAX_SLOTS),
     "--retries": NONNEGATIVE, "--episode-timeout": SECONDS, "--step-timeout": SECONDS,
     "--timeout": SECONDS, "--price-in": Range(0, unit="USD"), "--price-out": Range(0, unit="USD"),
     "--temperature": Range(0, 2), "--branching": COUNT, "--history-images": COUNT,
-    "--max-tokens": COUNT, "--max-retries": NONNEGATIVE, "--concurrency": COUNT,
+    "--max-tokens": COUNT, "--max-retries": NONNEGATIVE, "--concurrency": Range(1, MAX_SLOTS),
     "--window": COUNT, "--per-site": COUNT, "--port": Range(0, 65535),
     "--page-size": Range(1, 1000), "--level": Range(1, 3), "--n": COUNT,
     "--judge-window": COUNT, "--samples": COUNT, "--budget": COUNT, "--cutoff": Range(0, 10),
     "--test-share": Range(0, 1, open_high=True), "--n-holdout": NONNEGATIVE, "--seed": SEED,
     "--epochs": COUNT, "--lora-r": COUNT, "--lr": Range(0, open_low=True),
     "--c": Range(0, open_low=True), "--per-level": COUNT, "--visual": NONNEGATIVE,
-    "--per-cell": COUNT, "--max-sessions": COUNT,
+    "--per-cell": COUNT, "--max-sessions": Range(1, MAX_SESSIONS),
     "validate --workers": COUNT,
     "synth export --window": NONNEGATIVE,
 }
-"""Every numeric option's range (a numeric option missing here fails the fuzz test)."""
+"""Every numeric option's range (a numeric option missing here fails the fuzz test).
+``--workers`` is bounded at run time too: 4 per CPU this process may use, or per CPU a Ray
+cluster reports (:mod:`webmdp.runner.limits`)."""
 
 PathKind = Literal["file", "dir", "any", "out-dir", "out-file"]
 

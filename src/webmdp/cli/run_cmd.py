@@ -24,6 +24,7 @@ from webmdp.cli.common import (
 from webmdp.errors import ConfigError, unknown_choice
 from webmdp.redact import REDACTED, redact_url
 from webmdp.runner import manifest as mf
+from webmdp.runner.limits import check_workers
 from webmdp.runner.spec import AgentSpec, RunSettings
 
 MODES = ("semantic", "browser")
@@ -239,6 +240,8 @@ def run(
         _choice("server mode", server, SERVERS)
         if workers == 0 and backend == "ray":
             raise ConfigError("--backend ray needs at least one worker")
+        if backend == "local":  # Ray's bound is checked once connected, against its CPUs
+            check_workers(workers)
         agent_seeds = _seeds(seeds)
         split_info = None  # a resume keeps the split its manifest records
         if stored is not None and not (given & set(_SELECT)):

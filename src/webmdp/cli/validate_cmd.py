@@ -16,6 +16,7 @@ from webmdp.cli.common import (
     select_tasks,
     user_errors,
 )
+from webmdp.runner.limits import check_workers
 
 
 def validate(
@@ -44,6 +45,7 @@ def validate(
     t0 = time.perf_counter()
     with user_errors():
         check_noise(noise)
+        check_workers(workers)
         if suite != "builtin":
             tasks = select_tasks(site, limit=limit, spread=True, suite=suite)
             if suite not in SUITES:

@@ -19,6 +19,7 @@ from typing import Any
 
 from webmdp.errors import ConfigError
 from webmdp.runner.events import Event
+from webmdp.runner.limits import check_workers, usable_cpus
 from webmdp.runner.spec import EpisodeSpec, RunSettings
 from webmdp.runner.worker import Outcome, Slot, WorkerContext, execute, mark_process
 
@@ -89,8 +90,12 @@ class RayPool:
             if address:
                 ray.init(address=address, **kw)
             else:
-                ray.init(num_cpus=max(os.cpu_count() or 1, self.settings.workers), **kw)
+                check_workers(self.settings.workers)
+                ray.init(num_cpus=max(usable_cpus(), self.settings.workers), **kw)
                 self._started_ray = True
+        if address:  # a cluster: its own CPUs bound the workers, known once connected
+            check_workers(self.settings.workers, ray.cluster_resources().get("CPU", 1),
+                          where="the Ray cluster")
         self._actor_cls = ray.remote(EpisodeWorker)
         for _ in range(self.settings.workers):
             self._spawn()
