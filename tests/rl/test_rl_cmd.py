@@ -10,6 +10,8 @@ from pathlib import Path
 
 import httpx
 import pytest
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
 from webmdp.cli.main import app
@@ -22,7 +24,7 @@ from webmdp.rl.splits import TRAIN, Catalog
     (["--reward", "sparse"], "unknown reward 'sparse'"),
     (["--site", "nowhere"], "unknown site 'nowhere'"),
     (["--mode", "pixels"], "unknown mode 'pixels'"),
-    (["--max-sessions", "0"], "--max-sessions must be at least 1"),
+    (["--max-sessions", "0"], "--max-sessions must be between 1 and 1024"),
     (["--port", "70000"], "--port must be"),
     (["--holdout", "sites"], "unknown holdout 'sites'"),
     (["--step-timeout", "0"], "--step-timeout must be more than 0"),
@@ -33,16 +35,61 @@ def test_bad_options_exit_2(args: list[str], words: str) -> None:
     assert words in " ".join(result.output.split())
 
 
-def test_a_host_off_loopback_is_served_with_a_warning(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_host_off_loopback_is_served_with_a_token_and_a_warning(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("WEBMDP_RL_TOKEN", raising=False)
     served: list[dict] = []
     monkeypatch.setattr("webmdp.rl.server.serve", lambda _app, **kw: served.append(kw))
-    result = CliRunner().invoke(app, ["rl", "serve", "--site", "shopping", "--host", "0.0.0.0"])
+    result = CliRunner().invoke(app, ["rl", "serve", "--site", "shopping", "--host", "0.0.0.0",
+                                      "--token", "tok-3b9d1f"])
     assert result.exit_code == 0, result.output
     assert [(s["host"], s["port"]) for s in served] == [("0.0.0.0", 8000)]
-    assert "not loopback" in result.output and "no authentication" in result.output
+    said = " ".join(result.output.split())
+    assert "not loopback" in said and "plain HTTP, with no TLS" in said
+    assert "no authentication" not in said
     quiet = CliRunner().invoke(app, ["rl", "serve", "--site", "shopping"])
     assert quiet.exit_code == 0 and "not loopback" not in quiet.output
     assert (served[-1]["host"], served[-1]["port"]) == ("127.0.0.1", 8000)
+
+
+def test_off_loopback_without_a_token_exits_2(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("WEBMDP_RL_TOKEN", raising=False)
+    monkeypatch.setattr("webmdp.rl.server.serve", lambda _app, **kw: pytest.fail("served"))
+    for host in ("0.0.0.0", "10.1.2.3"):
+        result = CliRunner().invoke(app, ["rl", "serve", "--host", host])
+        assert result.exit_code == 2
+        lines = result.output.strip().splitlines()
+        assert len(lines) == 1 and f"--host {host} is not loopback: give a token" in lines[0]
+
+
+def test_the_token_comes_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    apps: list[FastAPI] = []
+    monkeypatch.setattr("webmdp.rl.server.serve", lambda app_, **kw: apps.append(app_))
+    monkeypatch.setenv("WEBMDP_RL_TOKEN", "tok-5e0a77")
+    result = CliRunner().invoke(app, ["rl", "serve", "--site", "shopping", "--host", "0.0.0.0"])
+    assert result.exit_code == 0, result.output
+    client = TestClient(apps[0], base_url="http://10.1.2.3:8000")
+    assert client.get("/health").status_code == 401
+    assert client.get("/health", headers={"Authorization": "Bearer tok-5e0a77"}).status_code \
+        == 200
+
+
+def test_allow_origin_and_allow_host_reach_the_server(monkeypatch: pytest.MonkeyPatch) -> None:
+    apps: list[FastAPI] = []
+    monkeypatch.setattr("webmdp.rl.server.serve", lambda app_, **kw: apps.append(app_))
+    result = CliRunner().invoke(app, ["rl", "serve", "--site", "shopping", "--allow-origin",
+                                      "http://trainer.example:3000", "--allow-host", "box.lan"])
+    assert result.exit_code == 0, result.output
+    client = TestClient(apps[0], base_url="http://127.0.0.1:8000")
+    body = {"split": TRAIN}
+    for origin, status in (("http://trainer.example:3000", 200),
+                           ("http://evil.example", 403), ("http://127.0.0.1:8000", 200)):
+        got = client.post("/webmdp/num_tasks", json=body, headers={"Origin": origin})
+        assert got.status_code == status, origin
+    assert client.get("/health", headers={"Host": "box.lan"}).status_code == 200
+    assert client.get("/health", headers={"Host": "evil.example"}).status_code == 400
+    bad = CliRunner().invoke(app, ["rl", "serve", "--allow-origin", "trainer.example"])
+    assert bad.exit_code == 2 and "not an origin" in bad.output
 
 
 def test_serve_says_what_it_does_then_ready_then_one_line_per_episode(tmp_path: Path) -> None:

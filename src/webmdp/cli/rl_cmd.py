@@ -4,11 +4,14 @@ datasets, and show the splits both draw from."""
 from __future__ import annotations
 
 import time
+from importlib.util import find_spec
 from pathlib import Path
 
 import typer
 
 from webmdp.cli.common import fail, in_range, read_task_file, user_errors
+from webmdp.cli.ranges import MAX_BROWSER_SESSIONS, MAX_SESSIONS
+from webmdp.redact import register as register_secret
 
 app = typer.Typer(help="Reinforcement-learning integrations (OpenEnv server, TRL dataset, "
                        "the train / test splits).", no_args_is_help=True)
@@ -49,10 +52,27 @@ def serve(
     holdout: str = typer.Option("task", "--holdout", help=HOLDOUT_HELP),
     tasks: Path | None = typer.Option(None, "--tasks", help=TASKS_HELP),
     host: str = typer.Option("127.0.0.1", "--host",
-                             help="Interface to bind: loopback by default; another (a trainer "
-                                  "on another machine) is warned about, as the server has no "
-                                  "authentication."),
+                             help="Interface to bind: loopback by default, where only "
+                                  "loopback Host names and this server's own origin are "
+                                  "answered. Another (a trainer on another machine) needs "
+                                  "--token, and is warned about: plain HTTP, no TLS."),
     port: int = typer.Option(8000, "--port", help="TCP port."),
+    token: str | None = typer.Option(None, "--token", envvar="WEBMDP_RL_TOKEN",
+                                     show_envvar=True,
+                                     help="Bearer token every request (the WebSocket "
+                                          "upgrade included) must carry as 'Authorization: "
+                                          "Bearer TOKEN', or 401; required off loopback. "
+                                          "Prefer the environment variable: a command line "
+                                          "is visible to other users."),
+    allow_origin: list[str] = typer.Option([], "--allow-origin", metavar="URL",
+                                           help="Also accept WebSocket upgrades and POSTs "
+                                                "from pages of this origin "
+                                                "(scheme://host:port); repeatable. Any other "
+                                                "Origin is refused (403)."),
+    allow_host: list[str] = typer.Option([], "--allow-host", metavar="NAME",
+                                         help="Also answer this Host name (repeatable); off "
+                                              "loopback, answer only these, loopback's and "
+                                              "the bound address (default: any)."),
     quiet: bool = typer.Option(False, "--quiet", help="Only the ready line: no progress while "
                                                       "starting, no line per episode, no "
                                                       "minutely statistics."),
@@ -61,11 +81,24 @@ def serve(
     sites, in semantic or browser mode: train / test splits under a holdout, levels,
     deterministic resets, terminal / dense / rubric rewards with the exact verdict beside
     them. GET /webmdp/actions describes every action as JSON Schema."""
-    in_range("--max-sessions", max_sessions, 1)
+    in_range("--max-sessions", max_sessions, 1,
+             MAX_BROWSER_SESSIONS if mode == "browser" else MAX_SESSIONS)
     in_range("--step-budget", step_budget, 1)
     in_range("--port", port, 0, 65535)
+    from webmdp.server.origin import Access, is_loopback
+
+    token = token or None  # an empty WEBMDP_RL_TOKEN is no token
+    if token is None and not is_loopback(host):
+        raise fail(f"--host {host} is not loopback: give a token (--token or "
+                   "WEBMDP_RL_TOKEN) that every client sends as 'Authorization: Bearer TOKEN'")
+    register_secret(token)
+    with user_errors():
+        access = Access(bind=host, token=token, allow_origins=tuple(allow_origin),
+                        allow_hosts=tuple(allow_host))
     say = (lambda line: None) if quiet else (lambda line: typer.echo(line, err=True))
     start = time.monotonic()
+    if find_spec("openenv") is None:  # before the progress line: the refusal is one line
+        raise fail("webmdp rl needs OpenEnv: pip install 'webmdp[openenv]'")
     say("loading OpenEnv and its server (FastAPI, gradio)...")
     try:
         from webmdp.rl.server import ServeLog, build_app
@@ -82,12 +115,13 @@ def serve(
         app_ = build_app(site=site, mode=mode, reward=reward,  # type: ignore[arg-type]
                          max_sessions=max_sessions, step_budget=step_budget,
                          tasks_file=None if tasks is None else str(tasks), holdout=holdout,
-                         step_timeout=step_timeout, log=log, warm=True)
+                         step_timeout=step_timeout, log=log, warm=True, access=access)
     except ValueError as exc:
         raise fail(str(exc)) from None
-    if host not in ("127.0.0.1", "localhost", "::1"):
-        typer.echo(f"warning: binding {host}, not loopback: OpenEnv's server has no "
-                   "authentication, so whoever reaches this port can run episodes", err=True)
+    if not access.loopback:
+        typer.echo(f"warning: binding {host}, not loopback: the server speaks plain HTTP, "
+                   "with no TLS, so the token and every episode cross the network in clear; "
+                   "keep it on a network you trust or behind a tunnel", err=True)
 
     def ready() -> None:
         typer.echo(f"ready: webmdp OpenEnv server on http://{host}:{port} (site={site}, "

@@ -10,8 +10,6 @@ import typer
 
 from webmdp.cli.common import console, fail, user_errors
 
-LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
-
 
 def view(
     run_dirs: list[Path] = typer.Argument(..., metavar="RUN...",
@@ -19,9 +17,10 @@ def view(
                                           "`webmdp import`; several are compared side by side "
                                           "(the same agent, mode and task in two runs: the "
                                           "first run's episode is shown)."),
-    host: str = typer.Option("127.0.0.1", help="Address to bind. The viewer has no "
-                             "authentication: keep the loopback default unless the network "
-                             "is yours."),
+    host: str = typer.Option("127.0.0.1", help="Loopback address to bind (127.0.0.1, ::1 "
+                             "or localhost): the viewer has no authentication, so another "
+                             "address is refused; tunnel to it instead (ssh -L). It answers "
+                             "only loopback Host names."),
     port: int = typer.Option(8765, help="Port to bind, 0 to 65535; 0 picks a free one."),
     page_size: int = typer.Option(50, "--page-size", help="Tasks per page of the task list "
                                   "(1 to 1000)."),
@@ -43,7 +42,10 @@ def view(
     linked to its episodes). Every view's state is in its URL. Stop with Ctrl-C.
     """
     from webmdp.viewer import RunIndex, ViewerServer, create_app
+    from webmdp.viewer.serve import check_loopback
 
+    with user_errors():
+        check_loopback(host)
     for run_dir in run_dirs:
         if not run_dir.is_dir():
             raise fail(f"no run directory {run_dir}")
@@ -57,9 +59,6 @@ def view(
     if index.skipped:
         console.print(f"skipped {len(index.skipped)} inputs (listed on the task list)",
                       highlight=False)
-    if host not in LOOPBACK_HOSTS:
-        console.print(f"[yellow]warning:[/yellow] serving on {host}: anyone who can reach it "
-                      "can read these runs", highlight=False)
     typer.echo(f"webmdp viewer: {server.url}")
     if open_browser:
         webbrowser.open(server.url)

@@ -3,7 +3,8 @@
 and the session cap are the library's, not a copy. Beside them, webmdp's own GET routes:
 ``/webmdp/actions`` (every action with its parameters as JSON Schema) and GET forms of the
 task API with query parameters (``/webmdp/num_tasks?split=train&level=1``,
-``/webmdp/task?split=train&index=0``), which also take a level."""
+``/webmdp/task?split=train&index=0``), which also take a level. Around them all, the Host,
+Origin and token checks of :mod:`webmdp.server.origin`."""
 
 from __future__ import annotations
 
@@ -29,6 +30,7 @@ from webmdp.rl.openenv import (
 )
 from webmdp.rl.rewards import RewardMode
 from webmdp.rl.splits import ALL, CROSS, SPLITS
+from webmdp.server.origin import Access, protect
 
 DEFAULT_MAX_SESSIONS = 16
 """At least a trainer's generation batch: OpenEnv's default of 1 stalls training."""
@@ -61,6 +63,11 @@ class ServeLog:
             self.successes += success
         self.say(f"episode {task_id}: {steps} steps, reward {reward:.3f}, "
                  f"{'success' if success else 'failure'}")
+
+    def warn(self, line: str) -> None:
+        """A line said even when quiet (a refused request)."""
+        with self._lock:
+            self._out(line)
 
     def session(self, delta: int) -> None:
         with self._lock:
@@ -109,11 +116,14 @@ def build_app(*, site: str = ALL, mode: str = "semantic", reward: RewardMode = "
               max_sessions: int = DEFAULT_MAX_SESSIONS, step_budget: int = DEFAULT_STEP_BUDGET,
               tasks_file: str | None = None, holdout: str = "task",
               step_timeout: float | None = DEFAULT_STEP_TIMEOUT,
-              log: ServeLog | None = None, warm: bool = True) -> FastAPI:
+              log: ServeLog | None = None, warm: bool = True,
+              access: Access | None = None) -> FastAPI:
     """The FastAPI app; the arguments are checked here, once, by building one environment.
     In browser mode ``max_sessions`` also caps the Chromiums (one per session; a stateless
     HTTP call borrows one for its own lifetime). ``warm``: build the task pools now (from
-    the disk cache), so the first ``reset`` answers at once."""
+    the disk cache), so the first ``reset`` answers at once. ``access``: who it answers
+    (default: loopback names and this server's own origin, no token); refused origins go
+    to ``log``'s warnings."""
     browsers = BrowserCap(max_sessions) if mode == "browser" else None
     env_cls = type("WebMDPServedEnvironment", (_Env,), {"log": log})
     factory = functools.partial(env_cls, site, mode=mode, reward=reward,
@@ -130,6 +140,7 @@ def build_app(*, site: str = ALL, mode: str = "semantic", reward: RewardMode = "
     app = create_app(factory, WebMDPAction, WebMDPObservation, env_name=ENV_NAME,
                      max_concurrent_envs=max_sessions, state_cls=WebMDPState)
     _add_routes(app, factory, site, mode)
+    protect(app, access or Access(), say=None if log is None else log.warn)
     return app
 
 
