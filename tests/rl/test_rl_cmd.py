@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import socket
 import subprocess
 import sys
@@ -152,3 +153,38 @@ def _until(proc: subprocess.Popen[str], prefix: str) -> list[str]:
         if line.startswith(prefix):
             return lines
     raise AssertionError(f"the server exited before '{prefix}': {lines}")
+
+
+def test_sigterm_stops_a_browser_mode_server_and_its_chromium() -> None:
+    """An open session's Chromium and Playwright driver go with the server, within 10 s."""
+    import signal
+
+    import psutil
+
+    port = _free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "webmdp.cli.main", "rl", "serve", "--site",
+                             "shopping", "--mode", "browser", "--port", str(port)],
+                            stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True)
+    client = None
+    try:
+        _until(proc, "ready")
+        client = WebMDPClient(base_url=f"http://127.0.0.1:{port}").sync()
+        client.connect()
+        client.reset(task_id=Catalog("shopping").tasks(TRAIN)[0].id)  # starts a Chromium
+        started = psutil.Process(proc.pid).children(recursive=True)
+        assert any("chrom" in p.name().lower() for p in started)
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(10)
+        end = time.monotonic() + 10
+        alive = started
+        while alive and time.monotonic() < end:
+            alive = [p for p in started if p.is_running()
+                     and p.status() != psutil.STATUS_ZOMBIE]
+            time.sleep(0.1)
+        assert not alive, [p.pid for p in alive]
+    finally:
+        if client is not None:
+            with contextlib.suppress(Exception):
+                client.close()
+        if proc.poll() is None:
+            proc.kill()

@@ -15,6 +15,7 @@ from __future__ import annotations
 import atexit
 import base64
 import threading
+import weakref
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
@@ -63,6 +64,19 @@ class BrowserCap:
             self._slots.release()
 
 
+_SEATS: weakref.WeakSet[BrowserSeat] = weakref.WeakSet()
+"""Every live seat, so the process's exit kills each one's Chromium and driver (a session
+left open at SIGTERM would otherwise leave them running)."""
+
+
+@atexit.register
+def _kill_seats() -> None:
+    for seat in list(_SEATS):
+        host = seat._host
+        if host is not None:
+            host.kill(driver=True)
+
+
 class BrowserSeat:
     """A session's Chromium and its thread: :meth:`run` calls a function on the seat's own
     thread, where :meth:`host` launches the browser on first use, holding one slot of ``cap``
@@ -72,6 +86,7 @@ class BrowserSeat:
         self.cap = cap or BrowserCap()
         self._host: BrowserHost | None = None
         self._thread: ThreadPoolExecutor | None = None
+        _SEATS.add(self)
 
     def run(self, fn: Callable[..., T], *args: Any, timeout: float | None = None,
             **kwargs: Any) -> T:

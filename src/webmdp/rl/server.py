@@ -39,6 +39,8 @@ DEFAULT_PORT = 8000
 DEFAULT_STEP_TIMEOUT = 30.0
 """Seconds one browser-mode step may take: one action in a local browser."""
 STATS_EVERY_S = 60.0
+STOP_GRACE_S = 3
+"""Seconds open connections get to close after SIGTERM or SIGINT."""
 
 
 class ServeLog:
@@ -193,4 +195,7 @@ def serve(app: FastAPI, *, host: str = DEFAULT_HOST, port: int = DEFAULT_PORT,
             if self.started and on_ready is not None:
                 on_ready()
 
-    _Server(uvicorn.Config(app, host=host, port=port, log_level="warning")).run()
+    # SIGTERM / SIGINT: uvicorn stops; open sessions get STOP_GRACE_S to end, then every
+    # session's Chromium goes with the process (webmdp.rl.browser's exit hook)
+    _Server(uvicorn.Config(app, host=host, port=port, log_level="warning",
+                           timeout_graceful_shutdown=STOP_GRACE_S)).run()

@@ -63,9 +63,12 @@ def worker_main(conn: Connection, root: str, settings: RunSettings,
     stop_watch = threading.Event()
     threads = [threading.Thread(target=slot_loop, name=f"webmdp-slot-{i}")
                for i in range(settings.slots)]
-    threading.Thread(target=ctx.watch_steps, args=(stop_watch,), daemon=True).start()
-    for t in threads:
-        t.start()
+    try:
+        threading.Thread(target=ctx.watch_steps, args=(stop_watch,), daemon=True).start()
+        for t in threads:
+            t.start()
+    except BaseException:  # e.g. "can't start new thread": the slots already started would
+        os._exit(70)  # keep a half-made worker alive and deaf; exit, and the runner sees it
     send("ready", os.getpid())
     try:
         while True:
@@ -206,9 +209,9 @@ class LocalPool:
                     w.conn.send(("stop",))
             for w in self._workers.values():
                 w.proc.join(timeout=timeout_s)
+        # every worker still alive, with its drivers and Chromium, killed at once
+        kill_tree(*(w.proc.pid for w in self._workers.values() if w.proc.is_alive()))
         for w in self._workers.values():
-            if w.proc.is_alive():
-                kill_tree(w.proc.pid)
             w.proc.join(timeout=5)
             w.conn.close()
         self._workers.clear()

@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import os
 import threading
+import time
 from pathlib import Path
 
 import psutil
@@ -17,18 +18,33 @@ import psutil
 from webmdp.runner.worker import RUN_MARK
 
 
-def kill_tree(pid: int) -> int:
-    """SIGKILL ``pid`` and all its descendants; returns how many processes were signalled."""
-    try:
-        root = psutil.Process(pid)
-        procs = [*root.children(recursive=True), root]
-    except psutil.NoSuchProcess:
-        return 0
+def kill_tree(*pids: int, timeout_s: float = 5.0) -> int:
+    """SIGKILL each of ``pids`` and all their descendants, all at once, and wait (at most
+    ``timeout_s``) until each is gone or a zombie; returns how many were signalled.
+
+    A zombie counts as gone: a killed Chromium whose parent, the Playwright driver, was
+    killed too waits to be reaped by whoever adopts it, which is not this process."""
+    procs: list[psutil.Process] = []
+    for pid in pids:
+        try:
+            root = psutil.Process(pid)
+            procs += [*root.children(recursive=True), root]
+        except psutil.NoSuchProcess:
+            continue
     for p in procs:
         with contextlib.suppress(psutil.Error):
             p.kill()
-    psutil.wait_procs(procs, timeout=5)
+    end = time.monotonic() + timeout_s
+    while time.monotonic() < end and any(_running(p) for p in procs):
+        time.sleep(0.05)
     return len(procs)
+
+
+def _running(p: psutil.Process) -> bool:
+    try:
+        return p.is_running() and p.status() != psutil.STATUS_ZOMBIE
+    except psutil.Error:
+        return False
 
 
 def run_processes(root: Path) -> list[psutil.Process]:
@@ -51,7 +67,9 @@ def sweep(root: Path) -> int:
     for p in procs:
         with contextlib.suppress(psutil.Error):
             p.kill()
-    psutil.wait_procs(procs, timeout=5)
+    end = time.monotonic() + 5.0
+    while time.monotonic() < end and any(_running(p) for p in procs):
+        time.sleep(0.05)
     return len(procs)
 
 

@@ -4,8 +4,9 @@ It hands episodes to the backend while it has free slots, stores each outcome's 
 infrastructure failures (``--retries``; a worker killed for running past ``--episode-timeout``
 counts as one), and records an episode as an infrastructure error with its cause only after
 its last attempt. The first SIGINT / SIGTERM stops handing out work and lets in-flight
-episodes finish (a second abandons them; an abandoned episode stores nothing, so a resume
-runs it). A trace that cannot be written, or a disk running full, stops the run loudly.
+episodes finish for :data:`SIGNAL_GRACE_S` (a second, or the end of that grace, abandons
+them; an abandoned episode stores nothing, so a resume runs it). A trace that cannot be
+written, or a disk running full, stops the run loudly.
 """
 
 from __future__ import annotations
@@ -28,7 +29,12 @@ from webmdp.tasks.model import Task
 
 DISK_CHECK_S = 15.0
 GRACE_S = 120.0
-"""How long a graceful stop waits for in-flight episodes before abandoning them."""
+"""How long a graceful stop (after an error, e.g. a full disk) waits for in-flight episodes
+before abandoning them."""
+SIGNAL_GRACE_S = 5.0
+"""After SIGINT or SIGTERM: in-flight episodes that end within this are stored, the rest are
+abandoned (their workers and Chromium killed) and run again by ``--resume``, so every process
+the run started is gone within 10 s of the signal."""
 
 
 def last_resort_s(limit: float) -> float:
@@ -153,7 +159,8 @@ class Scheduler:
                 next_disk = now + DISK_CHECK_S
                 self._check_disk()
             if not self._accepting():
-                deadline = deadline or now + GRACE_S
+                deadline = deadline or now + (GRACE_S if self.stopping is None
+                                              else SIGNAL_GRACE_S)
                 if self.abandon or now > deadline:
                     self.abandon = True
                     return
