@@ -85,3 +85,21 @@ def test_restore_needs_the_token_and_a_known_snapshot(server: ServerHandle,
     with pytest.raises(ServerError, match=r"404.*no such session"):
         server.control("POST", "/control/sessions/nosuch/restore", json=body)
     assert _trace(server, sid)["version"] == 0  # refused restores changed nothing
+
+
+def test_session_seen_is_the_trackers_seen_set(server: ServerHandle,
+                                               shopping_tasks: list[Task]) -> None:
+    """What the informed shaping potential reads in browser mode: the first screen's pairs,
+    then every pair a transition revealed; a restore keeps it."""
+    t = shopping_tasks[0]
+    sid = _session(server, t)
+    first = set(server.session_seen(sid))
+    _dispatch(server, sid, "Search", query=t.params["query"])
+    snap = server.control("POST", f"/control/sessions/{sid}/snapshots")["snapshot_id"]
+    _dispatch(server, sid, "OpenProduct", product_id=t.target)
+    revealed = {tuple(p) for r in _trace(server, sid)["transitions"] for p in r["revealed"]}
+    assert server.session_seen(sid) == first | revealed and (t.target, "material") in revealed
+    server.control("POST", f"/control/sessions/{sid}/restore", json={"snapshot_id": snap})
+    assert server.session_seen(sid) == first | revealed
+    with pytest.raises(ServerError):
+        server.session_seen("nope")

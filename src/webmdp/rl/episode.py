@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from webmdp.core.model import State
 from webmdp.env.episode import DEFAULT_STEP_BUDGET
 from webmdp.env.semantic import SemanticEnv
-from webmdp.rl.rewards import REWARD_MODES, RewardMode, final_reward, potential
+from webmdp.rl.rewards import REWARD_MODES, SHAPED_MODES, RewardMode, final_reward, potential
 from webmdp.rl.splits import unknown
 from webmdp.tasks.distance import DEFAULT_MAX_EXPANSIONS
 from webmdp.tasks.model import Task
@@ -53,11 +53,12 @@ class StepResult:
 
 
 class RLEpisode:
-    """A task's episode with its reward mode. ``dense``: r = terminal + Φ(s') - Φ(s), Φ = 0 at
-    the end, so an episode's rewards sum to terminal - Φ(s₀). In browser mode ``seat`` (a
-    :class:`~webmdp.rl.browser.BrowserSeat`) gives the Chromium, and every call that touches
-    it (start, step, close) runs on the seat's thread, whichever thread calls; Φ reads the
-    server session's semantic state, which no page shows."""
+    """A task's episode with its reward mode. ``dense`` and ``dense-state``: r = terminal +
+    Φ(s') - Φ(s), Φ = 0 at the end, so an episode's rewards sum to terminal - Φ(s₀)
+    (:mod:`webmdp.rl.rewards`: ``dense`` counts what the screens have shown). In browser mode
+    ``seat`` (a :class:`~webmdp.rl.browser.BrowserSeat`) gives the Chromium, and every call
+    that touches it (start, step, close) runs on the seat's thread, whichever thread calls;
+    Φ reads the server session's semantic state and seen set, which no page shows."""
 
     def __init__(self, task: Task, reward: RewardMode, *, mode: str = "semantic",
                  agent: str = "rl", step_budget: int = DEFAULT_STEP_BUDGET,
@@ -70,7 +71,7 @@ class RLEpisode:
         self.seat = seat if mode == "browser" else None
         self.env: Any = None
         self.obs = self._on_seat(self._start, agent, step_budget)
-        self.phi = self._potential() if reward == "dense" else 0.0
+        self.phi = self._potential() if reward in SHAPED_MODES else 0.0
         self.total = 0.0
         self.success: bool | None = None
         """The exact terminal verdict once the episode ended (whatever the reward mode)."""
@@ -108,7 +109,7 @@ class RLEpisode:
             return self.seat.run(self._step, action, timeout=self.step_timeout)
         except StepTimeout as exc:
             self.timed_out = True
-            reward = -self.phi if self.reward_mode == "dense" else 0.0
+            reward = -self.phi if self.reward_mode in SHAPED_MODES else 0.0
             self.phi, self.success = 0.0, False
             self.total += reward
             self.steps += 1
@@ -120,7 +121,7 @@ class RLEpisode:
         obs, terminal, terminated, truncated, info = self.env.step(action)
         done = terminated or truncated
         reward = final_reward(self.reward_mode, terminal, self.env.trace) if done else 0.0
-        if self.reward_mode == "dense":
+        if self.reward_mode in SHAPED_MODES:
             phi = 0.0 if done else self._potential()
             reward = terminal + phi - self.phi
             self.phi = phi
@@ -156,8 +157,17 @@ class RLEpisode:
         assert self.env.tracker is not None
         return self.env.tracker.state
 
+    def _seen(self) -> frozenset[tuple[str, str]]:
+        """The (entity, field) pairs the episode's screens have shown (the informed potential
+        counts them): the semantic tracker's, or the server session's in browser mode."""
+        if self.mode == "browser":
+            return self.env.server.session_seen(self.env.session_id)
+        assert self.env.tracker is not None
+        return frozenset(self.env.tracker.seen)
+
     def _potential(self) -> float:
-        return potential(self.task, self._state(), max_expansions=self.max_expansions)
+        return potential(self.task, self._state(), self._seen(), mode=self.reward_mode,
+                         max_expansions=self.max_expansions)
 
 
 def observation_text(obs: dict[str, Any], site: str | None = None) -> str:

@@ -79,6 +79,16 @@ class ServerHandle:
         with sess.lock:
             return sess.tracker.state
 
+    def session_seen(self, sid: str) -> frozenset[tuple[str, str]]:
+        """The (entity, field) pairs a session's screens have shown so far (its tracker's
+        ``seen``, the first screen included), read like :meth:`session_state`: the informed
+        shaping potential needs it."""
+        sess = self.app.state.sessions.get(sid)
+        if sess is None:
+            raise ServerError(f"no session {sid}")
+        with sess.lock:
+            return frozenset(sess.tracker.seen)
+
     def stop(self) -> None:
         self._server.should_exit = True
         self._thread.join(timeout=10)

@@ -1,0 +1,113 @@
+"""informed_distance: the shortest way to a commit with the evidence seen on the way.
+
+Checked against a breadth-first search over (state, evidence seen) written here, on every
+oracle state of small tasks with hard negatives; and against the state distance: never below
+it, equal once everything is seen.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+import pytest
+
+from support import site_tasks
+from webmdp.core import State, World
+from webmdp.errors import InvalidAction
+from webmdp.sites import get_site
+from webmdp.tasks import Task
+from webmdp.tasks.distance import at_goal, candidate_actions, distance_to_goal
+from webmdp.tasks.informed import (
+    constraints,
+    evidence,
+    informed_distance,
+    informed_reach,
+)
+from webmdp.tracking import Tracker
+
+CASES = (("shopping", "shopping_0001"), ("jobs", "jobs_0091"), ("calendar", "calendar_0001"))
+
+
+@cache
+def _task(site: str, task_id: str) -> Task:
+    return next(t for t in site_tasks(site) if t.id == task_id)
+
+
+def _walk(task: Task) -> list[tuple[State, frozenset[tuple[str, str]]]]:
+    """(state, seen) before and after every oracle action, as a Tracker keeps them."""
+    tracker = Tracker(get_site(task.site), World.from_dict(task.world))
+    out = [(tracker.state, frozenset(tracker.seen))]
+    for action in task.oracle_actions():
+        tracker.apply(action)
+        out.append((tracker.state, frozenset(tracker.seen)))
+    return out
+
+
+def _bfs(task: Task, state: State, seen: frozenset[tuple[str, str]], cap: int) -> int | None:
+    """Breadth-first over (state, evidence seen), the same candidate actions, up to ``cap``."""
+    site, world = get_site(task.site), World.from_dict(task.world)
+    wanted = frozenset(evidence(task))
+
+    def shown(s: State) -> frozenset[tuple[str, str]]:
+        return frozenset(site.observe(s, world).revealed()) & wanted
+
+    start = (state, (seen & wanted) | shown(state))
+    frontier, visited = [start], {start}
+    for depth in range(cap + 1):
+        if any(at_goal(task, s) and m == wanted for s, m in frontier):
+            return depth
+        nxt = []
+        for s, m in frontier:
+            for action in candidate_actions(task, s, focused=True):
+                try:
+                    child = site.step(s, action, world)
+                except InvalidAction:
+                    continue
+                node = (child, m | shown(child))
+                if node not in visited:
+                    visited.add(node)
+                    nxt.append(node)
+        frontier = nxt
+    return None
+
+
+@pytest.mark.parametrize(("site", "task_id"), CASES)
+def test_evidence_is_the_constraints_then_the_hard_negatives_the_oracle_rules_out(
+        site: str, task_id: str) -> None:
+    task = _task(site, task_id)
+    pairs = evidence(task)
+    assert pairs[:len(constraints(task))] == constraints(task)
+    ruled_out = {e for e, _ in pairs[len(constraints(task)):]}
+    assert ruled_out and ruled_out <= set(task.hard_negatives)
+    assert set(pairs) <= _walk(task)[-1][1]  # the oracle sees all of it
+
+
+@pytest.mark.parametrize(("site", "task_id"), CASES)
+def test_the_oracle_is_a_shortest_informed_path_and_bfs_agrees(site: str, task_id: str) -> None:
+    task = _task(site, task_id)
+    walk = _walk(task)
+    n = len(task.oracle)
+    for k, (state, seen) in enumerate(walk):
+        assert informed_distance(task, state, seen) == n - k
+    for state, seen in walk[2:]:  # the BFS from the first states is slow
+        assert _bfs(task, state, seen, n) == informed_distance(task, state, seen)
+
+
+@pytest.mark.parametrize(("site", "task_id"), CASES)
+def test_never_below_the_state_distance_and_equal_to_it_once_all_is_seen(
+        site: str, task_id: str) -> None:
+    task = _task(site, task_id)
+    for state, seen in _walk(task):
+        informed, plain = informed_distance(task, state, seen), distance_to_goal(task, state)
+        assert informed is not None and plain is not None and informed >= plain
+        assert informed_distance(task, state, evidence(task)) == distance_to_goal(
+            task, state, max_expansions=10_000)
+
+
+def test_seen_none_is_the_screen_at_the_start_and_a_spent_budget_is_unknown() -> None:
+    task = _task(*CASES[0])
+    (start, seen), *_ = _walk(task)
+    assert informed_distance(task, start) == informed_distance(task, start, seen)
+    other = next(t for t in site_tasks("shopping") if t.id != task.id and t.hard_negatives)
+    spent = informed_reach(other, _walk(other)[0][0], max_expansions=0)
+    assert spent.distance is None and not spent.unreachable
