@@ -64,8 +64,8 @@ def test_report_out_on_a_file(run_dir: Path) -> None:
                                       "--model", "openai/x"]])
 @pytest.mark.parametrize("option,value,needle", [
     ("--max-retries", "-1", "--max-retries must be at least 0, got -1"),
-    ("--concurrency", "0", "--concurrency must be at least 1, got 0"),
-    ("--concurrency", "-3", "--concurrency must be at least 1, got -3"),
+    ("--concurrency", "0", "--concurrency must be between 1 and 256, got 0"),
+    ("--concurrency", "-3", "--concurrency must be between 1 and 256, got -3"),
     ("--timeout", "-1", "--timeout must be more than 0 seconds, got -1"),
 ])
 def test_judges_refuse_bad_request_options(run_dir: Path, command: list[str], option: str,
@@ -87,7 +87,7 @@ def test_a_task_whose_world_is_bogus(tmp_path: Path) -> None:
     f = _task_file(tmp_path / "F.jsonl", world={"bogus": 1})
     out = tmp_path / "out"
     _one_line_error(["run", "--tasks", str(f), "--mode", "semantic", "--out", str(out)],
-                    "task mail_0001: world: needs 'site'")
+                    f"{f}:1: world: needs 'site'")
     assert not out.exists()
     _one_line_error(["tasks", "check", str(f)], "world:")
 
