@@ -35,7 +35,8 @@ from webmdp.cli.main import app
     (("run", "--out", "{out}", "--step-budget", "0"), "--step-budget must be at least 1, got 0"),
     (("run", "--out", "{out}", "--episode-timeout", "0"),
      "--episode-timeout must be more than 0 seconds, got 0"),
-    (("run", "--out", "{out}", "--concurrency", "0"), "--concurrency must be between 1 and 256, got 0"),
+    (("run", "--out", "{out}", "--concurrency", "0"),
+     "--concurrency must be between 1 and 256, got 0"),
     (("run", "--out", "{out}", "--price-in", "-1"), "--price-in cannot be negative, got -1"),
 ])
 def test_out_of_range_is_one_line_exit_2(tmp_path: Path, args: tuple[str, ...],
