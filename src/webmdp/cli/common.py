@@ -200,23 +200,14 @@ def select_tasks(site: str | None, *, tasks_file: Path | None = None, template: 
 def in_split(split: str, holdout: str) -> Callable[[Task], bool]:
     """Whether a task lies in RL split ``split`` (``train`` or ``test``) under ``holdout``;
     a bad name is a :class:`ConfigError` (one line)."""
-    from webmdp.rl.splits import SPLITS, Holdout, assign, check_split, held_out_templates, pool_of
+    from webmdp.rl.splits import SPLITS, Holdout, assign, check_split
 
     try:
         check_split(split, SPLITS)
         rule = Holdout.parse(holdout)
     except ValueError as exc:
         raise ConfigError(str(exc)) from None
-    held: dict[str, dict[str, list[str]]] = {}
-
-    def keep(task: Task) -> bool:
-        if rule.kind != "template":
-            return assign(task, rule) == split
-        key = "cross-site" if task.sites else task.site
-        if key not in held:
-            held[key] = held_out_templates(pool_of(task))
-        return assign(task, rule, held[key]) == split
-    return keep
+    return lambda task: assign(task, rule) == split
 
 
 def split_record(split: str, holdout: str) -> dict[str, Any]:

@@ -44,10 +44,7 @@ CROSS = "cross-site"
 TRAIN, TEST = "train", "test"
 SPLITS = (TRAIN, TEST)
 FILE = "file"
-SOURCES = (CROSS, FILE)
-"""Names ``split=`` also takes: a whole source, split by no holdout."""
 LEVELS: tuple[int | str, ...] = (1, 2, 3, "none")
-HOLDOUT_KINDS = ("task", "template", "site:NAME")
 SPLIT_VERSION = "2"
 """Changes whenever the assignment rule changes (1: task-id hash only, dial tasks in no
 split; 2: holdouts by task, template and site, dial tasks assigned)."""
@@ -155,19 +152,20 @@ def _template_hash(site: str, template: str) -> bytes:
 
 def assign(task: Task, holdout: Holdout, held: dict[str, list[str]] | None = None) -> str:
     """``train`` or ``test`` of ``task`` under ``holdout``; ``held``: the held-out templates
-    (:func:`held_out_templates` of the task's pool), needed for ``template``."""
+    for ``template`` (default: those of the task's own pool, :func:`held_for`)."""
     if holdout.kind == "site":
         return TEST if holdout.site in sites_touched(task) else TRAIN
     if holdout.kind == "template":
         if held is None:
-            held = held_out_templates(pool_of(task))
+            held = held_for(CROSS if task.sites else task.site)
         return TEST if base_template(task) in held.get(task.site, ()) else TRAIN
     return split_of(task.id)
 
 
-def pool_of(task: Task) -> Sequence[Task]:
-    """The built-in pool a task's site draws from (the cross-site suite for a cross task)."""
-    return _cross_tasks() if task.sites else _pool((task.site,))
+@cache
+def held_for(site: str) -> dict[str, list[str]]:
+    """The held-out templates of one site's pool (``cross-site``: the cross-site suite's)."""
+    return held_out_templates(_cross_tasks() if site == CROSS else _pool((site,)))
 
 
 def site_pool(sites: Sequence[str]) -> Sequence[Task]:
@@ -317,12 +315,6 @@ class Catalog:
         elif self.site != CROSS:
             out.append(self.pool)
         return out
-
-    def split_of(self, task: Task) -> str:
-        """``train`` or ``test`` of a task of this scope under this catalog's holdout."""
-        held = self.held_out() if self.holdout.kind == "template" else None
-        return assign(task, self.holdout, held)
-
 
 def _is_cross_id(task_id: str) -> bool:
     return task_id.startswith(CROSS + "_")
