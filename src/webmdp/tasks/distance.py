@@ -246,21 +246,29 @@ class Problem:
     def search(self, state: State, limit: int) -> int | None:
         """The distance, :data:`UNREACHABLE`, or None when ``limit`` expansions did not
         settle it."""
-        key = self.key(state)
-        known = self.known.lookup(key)
-        if known is not None:
-            return int(known)
-        if self.dead.lookup(key) is not None:
-            return UNREACHABLE
-        tried = self.beyond.lookup(key)
-        if tried is not None and tried >= limit:
-            return None
-        found = _astar(self, state, limit)
-        if found is None:
-            self.beyond.store(key, limit)
-        elif found == UNREACHABLE:
-            self.dead.store(key, True)
-        return found
+        return memoised(self.known, self.dead, self.beyond, self.key(state), limit,
+                        lambda: _astar(self, state, limit))
+
+
+def memoised(known: _LRU, dead: _LRU, beyond: _LRU, key: Hashable, limit: int,
+             search: Callable[[], int | None]) -> int | None:
+    """``search()``'s answer for ``key`` through its caches: a distance found, a proof that no
+    goal is reachable, or the largest budget that was not enough (a search with no more
+    budget than that is not run again)."""
+    found = known.lookup(key)
+    if found is not None:
+        return int(found)
+    if dead.lookup(key) is not None:
+        return UNREACHABLE
+    tried = beyond.lookup(key)
+    if tried is not None and tried >= limit:
+        return None
+    found = search()
+    if found is None:
+        beyond.store(key, limit)
+    elif found == UNREACHABLE:
+        dead.store(key, True)
+    return found
 
 
 def state_key_fn(example: State) -> Callable[[State], Hashable]:

@@ -23,7 +23,17 @@ from dataclasses import dataclass, field
 
 from webmdp.core.model import State, World
 from webmdp.core.registry import get_site
-from webmdp.tasks.distance import _LRU, UNREACHABLE, Problem, Reach, _problem
+from webmdp.tasks.distance import (
+    _EXACT,
+    _LRU,
+    _ROUGH,
+    _SHARP,
+    UNREACHABLE,
+    Problem,
+    Reach,
+    _problem,
+    memoised,
+)
 from webmdp.tasks.model import Task
 
 Pair = tuple[str, str]
@@ -148,21 +158,8 @@ class _Informed:
         p = self.problem
         if mask == self.full:
             return p.search(state, limit)  # everything seen: the verifier goal is the goal
-        key = (p.key(state), mask)
-        known = self.known.lookup(key)
-        if known is not None:
-            return int(known)
-        if self.dead.lookup(key) is not None:
-            return UNREACHABLE
-        tried = self.beyond.lookup(key)
-        if tried is not None and tried >= limit:
-            return None
-        found = _astar(self, p, state, mask, limit)
-        if found is None:
-            self.beyond.store(key, limit)
-        elif found == UNREACHABLE:
-            self.dead.store(key, True)
-        return found
+        return memoised(self.known, self.dead, self.beyond, (p.key(state), mask), limit,
+                        lambda: _astar(self, p, state, mask, limit))
 
 
 _SEARCHES: OrderedDict[tuple[str, bool, tuple[Pair, ...] | None], _Informed] = OrderedDict()
@@ -182,7 +179,6 @@ def _search_of(task: Task, focused: bool, pairs: Sequence[Pair] | None) -> _Info
 
 
 # -- A* over (state, evidence seen) -----------------------------------------------------------
-_ROUGH, _SHARP, _EXACT = 0, 1, 2
 Node = tuple[Hashable, int]
 """(state key, the evidence seen before arriving there): a screen is read only when its state
 is popped or is a verifier goal, which most generated states never are."""
