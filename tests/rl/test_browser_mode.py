@@ -196,15 +196,16 @@ def test_a_step_past_its_time_ends_the_episode_and_recycles_the_browser() -> Non
 def _dies(pid: int, within_s: float = 10.0) -> bool:
     """Whether process ``pid`` is gone (or a zombie) within ``within_s`` seconds."""
     import time
-    from pathlib import Path
 
+    import psutil
+
+    from webmdp.runner.procs import alive
+
+    try:
+        proc = [psutil.Process(pid)]
+    except psutil.NoSuchProcess:
+        return True
     end = time.monotonic() + within_s
-    while time.monotonic() < end:
-        try:
-            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-        except (FileNotFoundError, ProcessLookupError):
-            return True
-        if state in ("Z", "X"):
-            return True
+    while alive(proc) and time.monotonic() < end:
         time.sleep(0.1)
-    return False
+    return not alive(proc)

@@ -161,6 +161,8 @@ def test_sigterm_stops_a_browser_mode_server_and_its_chromium() -> None:
 
     import psutil
 
+    from webmdp.runner.procs import alive
+
     port = _free_port()
     proc = subprocess.Popen([sys.executable, "-m", "webmdp.cli.main", "rl", "serve", "--site",
                              "shopping", "--mode", "browser", "--port", str(port)],
@@ -176,12 +178,9 @@ def test_sigterm_stops_a_browser_mode_server_and_its_chromium() -> None:
         proc.send_signal(signal.SIGTERM)
         proc.wait(10)
         end = time.monotonic() + 10
-        alive = started
-        while alive and time.monotonic() < end:
-            alive = [p for p in started if p.is_running()
-                     and p.status() != psutil.STATUS_ZOMBIE]
+        while alive(started) and time.monotonic() < end:
             time.sleep(0.1)
-        assert not alive, [p.pid for p in alive]
+        assert not alive(started), [p.pid for p in alive(started)]
     finally:
         if client is not None:
             with contextlib.suppress(Exception):

@@ -14,6 +14,8 @@ from pathlib import Path
 import psutil
 import pytest
 
+from webmdp.runner.procs import alive
+
 pytestmark = pytest.mark.slow
 
 
@@ -31,17 +33,6 @@ def _name(p: psutil.Process) -> str:
         return ""
 
 
-def _alive(procs: list[psutil.Process]) -> list[psutil.Process]:
-    out = []
-    for p in procs:
-        try:
-            if p.is_running() and p.status() != psutil.STATUS_ZOMBIE:
-                out.append(p)
-        except psutil.NoSuchProcess:
-            continue
-    return out
-
-
 def test_sigterm_stops_every_process_and_resume_loses_nothing(tmp_path: Path) -> None:
     out = tmp_path / "run"
     argv = [sys.executable, "-m", "webmdp.cli.main", "run", "--site", "shopping", "--mode",
@@ -53,7 +44,7 @@ def test_sigterm_stops_every_process_and_resume_loses_nothing(tmp_path: Path) ->
     while time.monotonic() < end:  # until the four workers each drive a Chromium
         for p in _descendants(proc.pid):
             seen[p.pid] = p
-        if sum("chrom" in _name(p).lower() for p in _alive(list(seen.values()))) >= 4:
+        if sum("chrom" in _name(p).lower() for p in alive(list(seen.values()))) >= 4:
             break
         time.sleep(0.2)
     else:
@@ -61,11 +52,11 @@ def test_sigterm_stops_every_process_and_resume_loses_nothing(tmp_path: Path) ->
         pytest.fail("the run never started its browsers")
     proc.send_signal(signal.SIGTERM)
     t0 = time.monotonic()
-    while time.monotonic() - t0 < 10 and (proc.poll() is None or _alive(list(seen.values()))):
+    while time.monotonic() - t0 < 10 and (proc.poll() is None or alive(list(seen.values()))):
         for p in _descendants(proc.pid):
             seen[p.pid] = p
         time.sleep(0.1)
-    left = _alive(list(seen.values()))
+    left = alive(list(seen.values()))
     assert proc.poll() is not None, "the run did not exit within 10 s of SIGTERM"
     assert not left, [(p.pid, _name(p)) for p in left]
     assert proc.returncode == 128 + signal.SIGTERM

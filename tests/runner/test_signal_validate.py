@@ -10,16 +10,7 @@ import time
 
 import psutil
 
-
-def _live(procs: dict[int, psutil.Process]) -> list[psutil.Process]:
-    out = []
-    for p in procs.values():
-        try:
-            if p.is_running() and p.status() != psutil.STATUS_ZOMBIE:
-                out.append(p)
-        except psutil.Error:
-            continue
-    return out
+from webmdp.runner.procs import alive
 
 
 def _chromium(p: psutil.Process) -> bool:
@@ -38,7 +29,7 @@ def test_sigterm_stops_validate_and_its_browsers() -> None:
     while time.monotonic() < end:
         for p in psutil.Process(proc.pid).children(recursive=True):
             seen[p.pid] = p
-        if sum(_chromium(p) for p in _live(seen)) >= 2:
+        if sum(_chromium(p) for p in alive(seen.values())) >= 2:
             break
         time.sleep(0.2)
     else:
@@ -46,7 +37,7 @@ def test_sigterm_stops_validate_and_its_browsers() -> None:
         raise AssertionError("validate never started its browsers")
     proc.send_signal(signal.SIGTERM)
     t0 = time.monotonic()
-    while time.monotonic() - t0 < 10 and (proc.poll() is None or _live(seen)):
+    while time.monotonic() - t0 < 10 and (proc.poll() is None or alive(seen.values())):
         time.sleep(0.1)
     assert proc.poll() is not None, "validate did not exit within 10 s of SIGTERM"
-    assert not _live(seen), [(p.pid, p.name()) for p in _live(seen)]
+    assert not alive(seen.values()), [(p.pid, p.name()) for p in alive(seen.values())]

@@ -11,6 +11,7 @@ import contextlib
 import os
 import threading
 import time
+from collections.abc import Iterable
 from pathlib import Path
 
 import psutil
@@ -31,20 +32,28 @@ def kill_tree(*pids: int, timeout_s: float = 5.0) -> int:
             procs += [*root.children(recursive=True), root]
         except psutil.NoSuchProcess:
             continue
+    _kill_and_wait(procs, timeout_s)
+    return len(procs)
+
+
+def alive(procs: Iterable[psutil.Process]) -> list[psutil.Process]:
+    """Those of ``procs`` still running; a zombie counts as gone."""
+    out = []
+    for p in procs:
+        with contextlib.suppress(psutil.Error):
+            if p.is_running() and p.status() != psutil.STATUS_ZOMBIE:
+                out.append(p)
+    return out
+
+
+def _kill_and_wait(procs: list[psutil.Process], timeout_s: float = 5.0) -> None:
+    """SIGKILL ``procs``, then wait (at most ``timeout_s``) until none is :func:`alive`."""
     for p in procs:
         with contextlib.suppress(psutil.Error):
             p.kill()
     end = time.monotonic() + timeout_s
-    while time.monotonic() < end and any(_running(p) for p in procs):
+    while time.monotonic() < end and alive(procs):
         time.sleep(0.05)
-    return len(procs)
-
-
-def _running(p: psutil.Process) -> bool:
-    try:
-        return p.is_running() and p.status() != psutil.STATUS_ZOMBIE
-    except psutil.Error:
-        return False
 
 
 def run_processes(root: Path) -> list[psutil.Process]:
@@ -64,12 +73,7 @@ def run_processes(root: Path) -> list[psutil.Process]:
 def sweep(root: Path) -> int:
     """Kill whatever the run in ``root`` left running; returns how many."""
     procs = run_processes(root)
-    for p in procs:
-        with contextlib.suppress(psutil.Error):
-            p.kill()
-    end = time.monotonic() + 5.0
-    while time.monotonic() < end and any(_running(p) for p in procs):
-        time.sleep(0.05)
+    _kill_and_wait(procs)
     return len(procs)
 
 
