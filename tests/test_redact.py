@@ -10,7 +10,6 @@ import base64
 import json
 import random
 import string
-import time
 from urllib.parse import quote, quote_plus
 
 import pytest
@@ -110,12 +109,11 @@ def test_ordinary_text_is_left_alone() -> None:
     assert scrub(page) == page
 
 
-def test_scrubbing_stays_fast() -> None:
-    """One compiled pattern over every form of every secret, made once per set of secrets."""
+def test_a_megabyte_without_secrets_comes_back_as_it_is() -> None:
+    """One compiled pattern over every form of every secret, made once per set of secrets;
+    its speed is measured in benchmarks/bench_redact.py, not asserted here."""
     rnd = random.Random(3)
     text = "".join(rnd.choice(string.ascii_letters + string.digits + ' ,:{}"\n')
                    for _ in range(1_000_000))
     scrub("warm")  # compiles the pattern for this set of secrets
-    start = time.perf_counter()
     assert scrub(text) == text
-    assert time.perf_counter() - start < 5  # about 0.1 s; generous for a shared machine

