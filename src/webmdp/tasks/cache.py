@@ -30,6 +30,7 @@ from typing import Any, TypeVar
 
 import orjson
 
+from webmdp.plugins import plugin_roots
 from webmdp.tasks.io import parse_lines, paused_gc
 from webmdp.tasks.model import Task
 
@@ -51,13 +52,23 @@ def cache_dir() -> Path | None:
 
 @cache
 def code_key() -> str:
-    """A digest of every file of the installed package, with the Python version."""
+    """A digest of every file of the installed package and of every installed plugin's
+    package (:func:`webmdp.plugins.plugin_roots`), with the Python version: editing a plugin's
+    site makes a new key, so its tasks are never served stale."""
     h = hashlib.sha256(f"{sys.version_info.major}.{sys.version_info.minor}".encode())
-    for path in sorted(_PACKAGE.rglob("*")):
-        if path.is_file() and "__pycache__" not in path.parts and path.suffix != ".pyc":
-            h.update(str(path.relative_to(_PACKAGE)).encode() + b"\0")
-            h.update(path.read_bytes())
+    _digest(h, _PACKAGE)
+    for name, root in plugin_roots():
+        h.update(b"\0plugin\0" + name.encode() + b"\0")
+        _digest(h, root)
     return h.hexdigest()[:20]
+
+
+def _digest(h: Any, root: Path) -> None:
+    files = [root] if root.is_file() else sorted(root.rglob("*"))
+    for path in files:
+        if path.is_file() and "__pycache__" not in path.parts and path.suffix != ".pyc":
+            h.update(str(path.relative_to(root.parent)).encode() + b"\0")
+            h.update(path.read_bytes())
 
 
 def _entry(name: str, kind: str = "tasks", suffix: str = ".jsonl") -> Path | None:
