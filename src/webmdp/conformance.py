@@ -86,7 +86,7 @@ def _check_card(site: Site, reached: set[str]) -> list[str]:
     from webmdp.cap.cards import card_problems
     from webmdp.sites import site_names
 
-    return card_problems(site, reached) if site.name in site_names() else []
+    return card_problems(site, reached) if site.name in site_names(plugins=True) else []
 
 
 def _check_declared(site: Site, rep: CheckReport) -> None:

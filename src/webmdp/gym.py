@@ -87,7 +87,8 @@ def charset() -> str:
     literally, as a Python / JS escape or as an HTML entity; plus :data:`REPLACEMENT`."""
     pkg = Path(__file__).parent
     roots = {pkg / "sites", pkg / "tasks", pkg / "core", pkg / "env"}
-    roots |= {Path(inspect.getfile(type(get_site(n)))).parent for n in site_names()}
+    roots |= {Path(inspect.getfile(type(get_site(n)))).parent
+              for n in site_names(plugins=True)}
     files = {p.resolve() for root in roots for p in root.rglob("*")
              if p.suffix in _SOURCE_SUFFIXES}
     found = set(string.printable) | {REPLACEMENT}

@@ -129,6 +129,9 @@ class Registry(Generic[T]):
     def __iter__(self) -> Iterator[str]:
         return iter(self.names())
 
+    def __getitem__(self, name: str) -> T:
+        return self.load(name)
+
     def entry(self, name: str) -> Entry:
         entries = self.entries()
         if name not in entries:

@@ -28,8 +28,9 @@ def agents(ctx: typer.Context) -> None:
     """List agents, grammars and providers (with the extra each provider needs)."""
     if ctx.invoked_subcommand is not None:
         return
-    from webmdp.agents.llm.clients import PROVIDERS
-    from webmdp.agents.llm.grammars import GRAMMARS, get_grammar
+    from webmdp.agents.llm.clients import provider_info, provider_names
+    from webmdp.agents.llm.grammars import get_grammar, grammar_info, grammar_names
+    from webmdp.agents.registry import AGENTS
 
     out = Console()  # tables go to stdout
     t = Table(title="Agents (webmdp run --agent)")
@@ -39,11 +40,14 @@ def agents(ctx: typer.Context) -> None:
         t.add_row(name, "built in", doc)
     for name, doc in PARADIGMS.items():
         t.add_row(name, "model (--model)", doc)
+    for entry in AGENTS.entries().values():
+        if not entry.builtin:
+            t.add_row(entry.name, f"plugin ({entry.package} {entry.version})", entry.target)
     out.print(t)
     g = Table(title="Action grammars (--grammar)")
     for col in ("grammar", "family", "modes", "channel", "default view"):
         g.add_column(col)
-    for info in GRAMMARS.values():
+    for info in map(grammar_info, grammar_names()):
         view = ", ".join(k for k, on in (("screenshots", info.screenshot),
                                          ("accessibility tree", info.axtree)) if on)
         if info.screenshot:
@@ -54,7 +58,7 @@ def agents(ctx: typer.Context) -> None:
     p = Table(title="Providers (--model PROVIDER/MODEL)")
     for col in ("provider", "install", "key / URL from", "default URL", "what"):
         p.add_column(col)
-    for prov in PROVIDERS.values():
+    for prov in map(provider_info, provider_names()):
         p.add_row(prov.name, escape(f"pip install 'webmdp[{prov.extra}]'"),
                   f"{prov.key_env}, {prov.url_env}", prov.default_url or "the SDK's",
                   prov.description)

@@ -1,5 +1,11 @@
-"""Site registry with lazy ``module:attr`` entry points: the sites are imported only when asked
-for, so every layer below them can name a site."""
+"""The site registry (a :class:`webmdp.plugins.Registry`, group ``webmdp.sites``): webmdp's ten
+sites are registered here in code, installed packages add theirs through entry points. Sites
+are imported only when asked for, so every layer below them can name a site.
+
+``site_names()`` is the benchmark: webmdp's own sites, what ``--site all`` and the cross-site
+MDP mean on every machine whatever else is installed (published figures stay comparable).
+``site_names(plugins=True)`` adds the installed plugin sites, which a user selects by name.
+"""
 
 from __future__ import annotations
 
@@ -8,8 +14,9 @@ from functools import cache
 
 from webmdp.core.site import Site
 from webmdp.errors import unknown_choice
+from webmdp.plugins import PluginError, Registry
 
-_ENTRY_POINTS: dict[str, str] = {
+_BUILTIN: dict[str, str] = {
     "shopping": "webmdp.sites.shopping.site:ShoppingSite",
     "mail": "webmdp.sites.mail.site:MailSite",
     "accommodation": "webmdp.sites.accommodation.site:AccommodationSite",
@@ -22,27 +29,47 @@ _ENTRY_POINTS: dict[str, str] = {
     "jobs": "webmdp.sites.jobs.site:JobsSite",
 }
 
+
+def _is_site_class(value: object) -> None:
+    if not (isinstance(value, type) and issubclass(value, Site)):
+        raise PluginError(f"a site entry point must name a webmdp.core.Site subclass, "
+                          f"not {value!r}")
+
+
+SITES: Registry[type[Site]] = Registry("site", "webmdp.sites", _BUILTIN, pattern=r"[a-z_]+",
+                                       check=_is_site_class)
+"""Every site: built-in, from entry points, or registered at run time."""
+
 _COMPOSITES: dict[str, str] = {"cross-site": "webmdp.sites.cross.site:CrossSite"}
 """MDPs made of the sites above (not sites of their own: :func:`site_names` leaves them out,
 so "every site" still means the single sites)."""
 
 
 def register_site(name: str, entry_point: str) -> None:
-    """Register a site class by ``"module:attr"`` without importing it."""
-    _ENTRY_POINTS[name] = entry_point
+    """Register a site class by ``"module:attr"`` without importing it, in this process and
+    in every process it starts (runner workers, ``rl serve``). An installed package declares
+    an entry point in group ``webmdp.sites`` instead (docs/extending.md)."""
+    SITES.register(name, entry_point)
     get_site.cache_clear()
 
 
-def site_names() -> list[str]:
-    return sorted(_ENTRY_POINTS)
+def site_names(*, plugins: bool = False) -> list[str]:
+    """webmdp's own sites (the benchmark; ``--site all``), with ``plugins`` every registered
+    site, plugins included."""
+    entries = SITES.entries()
+    return sorted(n for n, e in entries.items() if plugins or e.builtin)
 
 
 @cache
 def get_site(name: str) -> Site:
     """The (stateless, shared) site instance for ``name``."""
-    entry = _ENTRY_POINTS.get(name) or _COMPOSITES.get(name)
-    if entry is None:
-        raise unknown_choice("site", name, site_names())
-    module, attr = entry.split(":")
-    cls = getattr(importlib.import_module(module), attr)
-    return cls()
+    if name in _COMPOSITES:
+        module, attr = _COMPOSITES[name].split(":")
+        return getattr(importlib.import_module(module), attr)()  # type: ignore[no-any-return]
+    if name not in SITES:
+        raise unknown_choice("site", name, site_names(plugins=True))
+    site = SITES.load(name)()
+    if site.name != name:
+        raise PluginError(f"site '{name}' from package {SITES.entry(name).package} names "
+                          f"itself '{site.name}': the class's name must be the registered one")
+    return site

@@ -24,7 +24,7 @@ LEVELS = ("1", "2", "3", "none")
 def _ours(task: Task) -> bool:
     """A task of a webmdp site, with its world (imported bundles' tasks have neither, and no
     measurable difficulty)."""
-    return task.difficulty is not None or (task.site in site_names()
+    return task.difficulty is not None or (task.site in site_names(plugins=True)
                                            and "entities" in task.world)
 
 

@@ -13,8 +13,9 @@ A sample:
 - **user**: the instruction, every earlier step as the text the grammar's model would have
   written for it (thought + action), then the last ``window`` distinct screenshots up to the
   page the step acted on (oldest first, the last is the current page), one ``<image>`` each;
-- **assistant** (the target): the step's thought and action, written in the grammar
-  (:data:`FORMATTERS`), in the grammar's pixel convention: the image size its family is sent
+- **assistant** (the target): the step's thought and action, written in the grammar (its
+  module's ``write``, beside its parser), in the grammar's pixel convention: the image size
+  its family is sent
   (``images.model_image_size``: 1428x896 smart-resized for uitars and qwen, the 1440x900
   viewport for json) and its default coordinates (``absolute``).
 
@@ -64,8 +65,8 @@ holds ``export.json``) or empty.
 
 from __future__ import annotations
 
+import importlib
 import json
-import math
 import os
 import shutil
 import tempfile
@@ -76,12 +77,13 @@ from typing import Any, Literal
 
 from webmdp.agents.llm.agent import ModelAgentConfig
 from webmdp.agents.llm.channels import chat_messages
-from webmdp.agents.llm.grammars import get_grammar, grammar_info
+from webmdp.agents.llm.grammars import get_grammar, grammar_info, grammar_names
 from webmdp.agents.llm.grammars.base import VIEWPORT, ParseContext, parse_output
+from webmdp.agents.llm.grammars.write import Space, Unwritable, gui, same_action
 from webmdp.agents.llm.images import model_image_size
 from webmdp.agents.llm.observe import History, ObservationConfig
 from webmdp.core.spec import Action
-from webmdp.env.actions import SCROLL_STEP_PX, GUIAction, normalize_key
+from webmdp.env.actions import GUIAction
 from webmdp.errors import ConfigError, unknown_choice
 from webmdp.paths import under
 from webmdp.redact import strict_dumps
@@ -102,267 +104,37 @@ HISTORY_TOKENS: int = ModelAgentConfig.history_tokens
 """The step agent's default history budget: a semantic sample keeps what it keeps."""
 
 
-class Unwritable(Exception):
-    """The grammar cannot express this action (the message says why)."""
-
-
-# -- writing one action in a grammar -----------------------------------------------------------
-@dataclass(frozen=True)
-class Space:
-    """A grammar's pixel convention: the image its family is sent and the viewport."""
-
-    image: tuple[int, int]
-    viewport: tuple[int, int] = VIEWPORT
-
-    @property
-    def sx(self) -> float:
-        """Viewport pixels per model unit, x."""
-        return self.viewport[0] / self.image[0]
-
-    @property
-    def sy(self) -> float:
-        return self.viewport[1] / self.image[1]
-
-    def point(self, x: float | None, y: float | None) -> tuple[int, int]:
-        """A viewport point in the model's pixels (rounded, kept on the image)."""
-        if x is None or y is None:
-            raise Unwritable("the action has no x, y (an element-id action)")
-        px = min(max(round(x / self.sx), 0), self.image[0] - 1)
-        py = min(max(round(y / self.sy), 0), self.image[1] - 1)
-        return px, py
-
-
-def _num(v: float) -> str:
-    """A number as a model writes it: ``5``, ``0.1``, ``5.14``."""
-    return f"{round(v, 3):g}"
-
-
-def _quote(text: str) -> str:
-    """A Python single-quoted string body with the escapes UI-TARS uses."""
-    return (text.replace("\\", "\\\\").replace("'", "\\'").replace("\n", "\\n")
-            .replace("\r", "\\r").replace("\t", "\\t"))
-
-
-_KEY_NAMES = {"Control": "ctrl", "Meta": "cmd", "Escape": "esc", "ArrowUp": "up",
-              "ArrowDown": "down", "ArrowLeft": "left", "ArrowRight": "right"}
-
-
-def _key_tokens(chord: str) -> list[str]:
-    """A normalised chord (``Control+a``) as the lowercase names these families write
-    (``["ctrl", "a"]``), where lowercase reads back the same."""
-    out = []
-    for tok in [t for t in chord.split("+") if t] or [chord]:
-        if tok in _KEY_NAMES:
-            out.append(_KEY_NAMES[tok])
-        elif len(tok) > 1 and normalize_key(tok.lower()) == tok:
-            out.append(tok.lower())
-        else:
-            out.append(tok)
-    return out
-
-
-def _plain(a: GUIAction, grammar: str) -> None:
-    """Refuse what no pixel grammar carries: held keys and replacing fills."""
-    if a.modifiers:
-        raise Unwritable(f"{grammar} has no held keys ({'+'.join(a.modifiers)})")
-    if a.replace:
-        raise Unwritable(f"{grammar} has no replacing type")
-
-
-def uitars_action(a: GUIAction, sp: Space) -> str:
-    """One GUIAction as a UI-TARS call (absolute pixels of the smart-resized screenshot)."""
-    from webmdp.agents.llm.grammars.uitars import SCROLL_AMOUNT, WAIT_SECONDS
-
-    _plain(a, "uitars")
-    names = {("click", "left"): "click", ("click", "middle"): "middle_click",
-             ("double_click", "left"): "left_double", ("right_click", "left"): "right_single",
-             ("move", "left"): "hover"}
-    if (a.kind, a.button) in names:
-        return "{}(start_box='({},{})')".format(names[(a.kind, a.button)], *sp.point(a.x, a.y))
-    if a.kind == "drag":
-        return "drag(start_box='({},{})', end_box='({},{})')".format(
-            *sp.point(a.x, a.y), *sp.point(a.x2, a.y2))
-    if a.kind == "scroll":
-        if a.dx and a.dy:
-            raise Unwritable("uitars scrolls one axis at a time")
-        dist = a.dy or a.dx
-        if not dist:
-            raise Unwritable("a scroll of 0 pixels")
-        direction = ("down" if dist > 0 else "up") if a.dy else \
-            ("right" if dist > 0 else "left")
-        steps = abs(dist) / SCROLL_STEP_PX
-        args = [f"direction='{direction}'"]
-        if a.x is not None and a.y is not None:
-            args.insert(0, "start_box='({},{})'".format(*sp.point(a.x, a.y)))
-        if not math.isclose(steps, SCROLL_AMOUNT):
-            args.append(f"steps='{_num(steps)}'")
-        return f"scroll({', '.join(args)})"
-    if a.kind == "type":
-        if a.element is not None and a.x is None:
-            raise Unwritable("uitars types into the focused field, not an element id")
-        return f"type(content='{_quote(a.text)}')"
-    if a.kind == "key":
-        return f"hotkey(key='{' '.join(_key_tokens(a.key))}')"
-    if a.kind == "wait":
-        if a.seconds is None or math.isclose(a.seconds, WAIT_SECONDS):
-            return "wait()"
-        return f"wait(seconds='{_num(a.seconds)}')"
-    if a.kind == "finish":
-        return f"finished(content='{_quote(a.answer or '')}')"
-    if a.kind == "go_back":
-        return "navigate_back()"
-    raise Unwritable(f"uitars has no {a.kind} ({a.button} button)" if a.kind == "click"
-                     else f"uitars has no {a.kind}")
-
-
-def uitars_text(thought: str, action: dict[str, Any], sp: Space, mode: str) -> str:
-    call = uitars_action(_gui(action), sp)
-    return f"Thought: {thought}\nAction: {call}" if thought else f"Action: {call}"
-
-
-def qwen_arguments(a: GUIAction, sp: Space) -> dict[str, Any]:
-    """One GUIAction as Qwen-VL ``computer_use`` arguments."""
-    from webmdp.agents.llm.grammars.qwen import WAIT_SECONDS
-
-    _plain(a, "qwen")
-    clicks = {("click", "left"): "left_click", ("click", "middle"): "middle_click",
-              ("right_click", "left"): "right_click", ("double_click", "left"): "double_click",
-              ("triple_click", "left"): "triple_click", ("move", "left"): "mouse_move"}
-    if (a.kind, a.button) in clicks:
-        return {"action": clicks[(a.kind, a.button)], "coordinate": list(sp.point(a.x, a.y))}
-    if a.kind == "scroll":
-        if a.dx and a.dy:
-            raise Unwritable("qwen scrolls one axis at a time")
-        if a.dy:  # pixels of the declared screen, positive scrolls up
-            args: dict[str, Any] = {"action": "scroll", "pixels": -round(a.dy / sp.sy)}
-        elif a.dx:
-            args = {"action": "hscroll", "pixels": round(a.dx / sp.sx)}
-        else:
-            raise Unwritable("a scroll of 0 pixels")
-        if args["pixels"] == 0:
-            raise Unwritable("a scroll under one pixel of the screenshot")
-        if a.x is not None and a.y is not None:
-            args["coordinate"] = list(sp.point(a.x, a.y))
-        return args
-    if a.kind == "type":
-        if a.element is not None and a.x is None:
-            raise Unwritable("qwen types into the focused field, not an element id")
-        return {"action": "type", "text": a.text}
-    if a.kind == "key":
-        return {"action": "key", "keys": _key_tokens(a.key)}
-    if a.kind == "wait":
-        return {"action": "wait", "time": WAIT_SECONDS if a.seconds is None else a.seconds}
-    if a.kind == "finish":
-        if a.answer and a.answer.strip():
-            return {"action": "answer", "text": a.answer}
-        return {"action": "terminate", "status": "success"}
-    raise Unwritable(f"qwen has no single {a.kind} action" if a.kind == "drag"
-                     else f"qwen has no {a.kind}")
-
-
-def qwen_text(thought: str, action: dict[str, Any], sp: Space, mode: str) -> str:
-    call = {"name": "computer_use", "arguments": qwen_arguments(_gui(action), sp)}
-    block = f"<tool_call>\n{json.dumps(call, ensure_ascii=False)}\n</tool_call>"
-    return f"{thought}\n{block}" if thought else block
-
-
-def json_action(action: dict[str, Any], sp: Space, mode: str) -> dict[str, Any]:
-    """The ``action`` object of a json-grammar reply: ``{"name", "params"}`` in semantic
-    mode, a GUIAction dict with the point in the model's pixels in browser mode."""
-    if mode == "semantic":
-        if not isinstance(action.get("name"), str):
-            raise Unwritable("not a semantic action")
-        return {"name": action["name"], "params": dict(action.get("params") or {})}
-    a = _gui(action)
-    d = a.to_dict()
-    if a.x is not None and a.y is not None:
-        d.pop("element", None)  # the point is what a pixel-trained model writes
-        d["x"], d["y"] = sp.point(a.x, a.y)
-    if a.x2 is not None and a.y2 is not None:
-        d["x2"], d["y2"] = sp.point(a.x2, a.y2)
-    if a.direction is not None:
-        d.pop("dx", None), d.pop("dy", None)  # derived from direction and amount
-    kind = d.pop("kind")
-    return {"kind": kind, **d}
-
-
-def json_text(thought: str, action: dict[str, Any], sp: Space, mode: str) -> str:
-    return json.dumps({"thought": thought, "action": json_action(action, sp, mode)},
-                      ensure_ascii=False)
-
-
 Formatter = Callable[[str, dict[str, Any], Space, str], str]
-FORMATTERS: dict[str, Formatter] = {"uitars": uitars_text, "qwen": qwen_text, "json": json_text}
-"""Grammar name -> (thought, recorded action dict, pixel space, mode) -> the model's raw
-output; raises :class:`Unwritable`. Each is checked against its grammar's parser."""
+"""(thought, recorded action dict, pixel space, mode) -> the model's raw output; raises
+:class:`Unwritable`. A grammar module's ``write`` (beside its parser); checked against it."""
+
+
+def writer_of(grammar: str) -> Formatter | None:
+    """The ``write`` function of ``grammar``'s module, if it has one."""
+    module = importlib.import_module(grammar_info(grammar).module)
+    found: Formatter | None = getattr(module, "write", None)
+    return found
 
 
 def supported_grammars() -> list[str]:
-    return list(FORMATTERS)
-
-
-def _gui(action: dict[str, Any]) -> GUIAction:
-    if "kind" not in action:
-        raise Unwritable("not a GUI action")
-    try:
-        return GUIAction.model_validate(action)
-    except ValueError as e:
-        raise Unwritable(f"not a valid GUI action ({str(e).splitlines()[0]})") from None
-
-
-# -- the round trip ----------------------------------------------------------------------------
-def _close(a: float | None, b: float | None, tol: float) -> bool:
-    if a is None or b is None:
-        return a is None and b is None
-    return abs(a - b) <= tol
-
-
-def same_action(recorded: GUIAction | Action, parsed: GUIAction | Action,
-                space: Space) -> bool:
-    """Whether ``parsed`` (read back from written text) is ``recorded`` up to the grammar's
-    pixel convention: points and scroll distances within one unit of the model's coordinate
-    space (plus the parser's 0.1 px rounding); a wait's seconds only when recorded."""
-    if isinstance(recorded, Action) or isinstance(parsed, Action):
-        if not (isinstance(recorded, Action) and isinstance(parsed, Action)):
-            return False
-        if recorded.name != parsed.name:
-            return False
-        rp, pp = dict(recorded.params), dict(parsed.params)
-        if recorded.name == "Finish":
-            return (rp.get("answer") or None) == (pp.get("answer") or None)
-        return rp == pp
-    tx, ty = space.sx + 0.1, space.sy + 0.1
-    r, p = recorded, parsed
-    if (r.kind, r.button) != (p.kind, p.button):
-        return False
-    if r.x is not None:
-        if not (_close(r.x, p.x, tx) and _close(r.y, p.y, ty)):
-            return False
-    elif r.element != p.element or p.x is not None:
-        return False
-    if not (_close(r.x2, p.x2, tx) and _close(r.y2, p.y2, ty)):
-        return False
-    if not (_close(r.dx, p.dx, max(tx, 0.5)) and _close(r.dy, p.dy, max(ty, 0.5))):
-        return False
-    if r.seconds is not None and not _close(r.seconds, p.seconds, 1e-6):
-        return False
-    return (r.text, r.key, r.option, r.modifiers, r.replace) == \
-        (p.text, p.key, p.option, p.modifiers, p.replace) and \
-        ((r.answer or "").strip() or None) == ((p.answer or "").strip() or None)
+    """The grammars ``synth export`` writes: those whose module defines ``write``."""
+    return [g for g in grammar_names() if writer_of(g) is not None]
 
 
 class Writer:
     """Writes steps in one grammar and checks each against the grammar's parser."""
 
     def __init__(self, grammar: str):
-        if grammar not in FORMATTERS:
-            known = ", ".join(FORMATTERS)
-            other = [g for g in grammar_info_names() if g not in FORMATTERS]
+        supported = supported_grammars()
+        if grammar not in supported:
+            other = [g for g in grammar_names() if g not in supported]
             raise ConfigError(f"unknown grammar {grammar!r} for export: supported grammars are "
-                              f"{known}" + (f" ({', '.join(other)} have no writer)"
-                                            if grammar in other else ""))
+                              f"{', '.join(supported)}" + (f" ({', '.join(other)} have no writer)"
+                                                           if grammar in other else ""))
         self.name = grammar
-        self.format = FORMATTERS[grammar]
+        format_ = writer_of(grammar)
+        assert format_ is not None
+        self.format = format_
         self.info = grammar_info(grammar)
         self.grammar = get_grammar(grammar)
         self.space = Space(model_image_size(self.info.image_policy))
@@ -386,18 +158,12 @@ class Writer:
             raise Unwritable(f"does not parse back ({parsed.error or 'several actions'})")
         recorded: GUIAction | Action = (
             Action(action["name"], dict(action.get("params") or {})) if mode == "semantic"
-            else _gui(action))
+            else gui(action))
         if not same_action(recorded, parsed.actions[0], self.space):
             raise Unwritable("parses back to another action")
         if parsed.thought.strip() != thought:
             raise Unwritable("the thought does not survive the grammar's syntax")
         return text
-
-
-def grammar_info_names() -> list[str]:
-    from webmdp.agents.llm.grammars import grammar_names
-
-    return grammar_names()
 
 
 # -- grades and thoughts -----------------------------------------------------------------------

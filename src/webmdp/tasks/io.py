@@ -80,7 +80,7 @@ def read_checked(path: str | Path) -> list[tuple[int, Task]]:
         why = _world_shape(t.world)
         if why:
             raise ConfigError(f"{path}:{line}: world: {why}")
-        if not t.sites and t.site in site_names():
+        if not t.sites and t.site in site_names(plugins=True):
             found = world_problem(t.world, get_site(t.site).entity_fields)
             if found is not None:
                 raise ConfigError(f"{path}:{line}: world.{found[0]}: {found[1]}")

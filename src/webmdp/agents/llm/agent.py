@@ -23,7 +23,7 @@ from webmdp.agents.llm.channels import (
     Decision,
 )
 from webmdp.agents.llm.clients import client_config, make_client
-from webmdp.agents.llm.grammars import GrammarInfo, get_grammar, grammar_info
+from webmdp.agents.llm.grammars import GrammarInfo, actions_doc, get_grammar, grammar_info
 from webmdp.agents.llm.observe import ModelView, model_view
 from webmdp.core.spec import Action
 from webmdp.env.actions import GUIAction
@@ -135,7 +135,7 @@ class ModelAgent:
             return ComputerChannel(self.client, self.grammar, obs_cfg=self.obs_cfg,
                                    coords=self.config.coords)
         return ChatChannel(self.client, self.grammar, mode=mode, obs_cfg=self.obs_cfg,
-                           actions_doc=self.info.actions_doc(get_site(task.site), mode),
+                           actions_doc=actions_doc(self.info.name, get_site(task.site), mode),
                            coords=self.config.coords)
 
     def decide(self, view: ModelView, *, extra: str = "", temperature: float | None = None,

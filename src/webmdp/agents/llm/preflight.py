@@ -29,7 +29,7 @@ class PreflightError(ConfigError):
 def preflight(config: Any) -> None:
     """Send one tiny request with the model agent config ``config`` (a ``ModelAgentConfig``);
     raise :class:`PreflightError` with the cause and its fix."""
-    from webmdp.agents.llm.clients import PROVIDERS, ChatMessage, client_config, make_client
+    from webmdp.agents.llm.clients import ChatMessage, client_config, make_client, provider_info
     from webmdp.agents.llm.grammars import grammar_info
 
     options = config.client_options()
@@ -41,7 +41,7 @@ def preflight(config: Any) -> None:
     cc = client_config(config.model, **options)
     if responses:
         cc = replace(cc, chat_api="responses")
-    provider = PROVIDERS[cc.provider]
+    provider = provider_info(cc.provider)
     try:
         make_client(cc).chat([ChatMessage.text("user", "Reply with OK.")], purpose="act")
     except ModelEndpointError as exc:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import importlib
 import os
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -17,41 +17,37 @@ from webmdp.agents.llm.clients.base import (
     ModelReply,
     with_retries,
 )
+from webmdp.agents.llm.clients.providers import Provider
 from webmdp.errors import ConfigError, unknown_choice
+from webmdp.plugins import PluginError, Registry
 from webmdp.redact import register as register_secret
 from webmdp.redact import register_url
 
 
-@dataclass(frozen=True)
-class Provider:
-    """A provider: its client, the extra that installs its SDK, where keys and URLs come from."""
-
-    name: str
-    entry_point: str
-    extra: str
-    key_env: str
-    url_env: str
-    default_url: str | None
-    description: str
+def _is_provider(value: object) -> None:
+    if not isinstance(value, Provider):
+        raise PluginError(f"a client entry point must name a Provider, not {value!r}")
 
 
-PROVIDERS: dict[str, Provider] = {p.name: p for p in (
-    Provider("openai", "webmdp.agents.llm.clients.openai_client:OpenAIClient", "openai",
-             "OPENAI_API_KEY", "OPENAI_BASE_URL", None,
-             "OpenAI Chat Completions; Responses API for computer use (grammar openai-cua)"),
-    Provider("vllm", "webmdp.agents.llm.clients.openai_client:OpenAIClient", "openai",
-             "VLLM_API_KEY", "VLLM_BASE_URL", "http://127.0.0.1:8000/v1",
-             "a vLLM server's OpenAI-compatible Chat Completions (UI-TARS, Qwen-VL, ...)"),
-    Provider("sglang", "webmdp.agents.llm.clients.openai_client:OpenAIClient", "openai",
-             "SGLANG_API_KEY", "SGLANG_BASE_URL", "http://127.0.0.1:30000/v1",
-             "an SGLang server's OpenAI-compatible Chat Completions"),
-    Provider("openai-compatible", "webmdp.agents.llm.clients.openai_client:OpenAIClient",
-             "openai", "OPENAI_API_KEY", "OPENAI_BASE_URL", None,
-             "any OpenAI-compatible endpoint (give --base-url)"),
-    Provider("anthropic", "webmdp.agents.llm.clients.anthropic_client:AnthropicClient",
-             "anthropic", "ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL", None,
-             "Anthropic Messages; the computer-use tool for grammar anthropic-cua"),
-)}
+_P = "webmdp.agents.llm.clients.providers:"
+PROVIDERS: Registry[Provider] = Registry("model provider", "webmdp.clients", {
+    "openai": _P + "OPENAI", "vllm": _P + "VLLM", "sglang": _P + "SGLANG",
+    "openai-compatible": _P + "OPENAI_COMPATIBLE", "anthropic": _P + "ANTHROPIC",
+}, check=_is_provider)
+"""Every provider (a :class:`webmdp.plugins.Registry`, group ``webmdp.clients``)."""
+
+
+def provider_names() -> list[str]:
+    return PROVIDERS.names()
+
+
+def provider_info(name: str) -> Provider:
+    """The provider ``name`` (its client, extra, key and URL variables)."""
+    provider = PROVIDERS.load(name)
+    if provider.name != name:
+        raise PluginError(f"provider '{name}' from package {PROVIDERS.entry(name).package} "
+                          f"names itself '{provider.name}'")
+    return provider
 
 
 def parse_model_id(model_id: str) -> tuple[str, str]:
@@ -60,16 +56,16 @@ def parse_model_id(model_id: str) -> tuple[str, str]:
     if not sep or not model:
         raise ConfigError(f"model '{model_id}' must be given as PROVIDER/MODEL, e.g. "
                           f"openai/gpt-4o or vllm/ByteDance-Seed/UI-TARS-1.5-7B; providers: "
-                          f"{', '.join(sorted(PROVIDERS))}")
+                          f"{', '.join(provider_names())}")
     if provider not in PROVIDERS:
-        raise unknown_choice("model provider", provider, list(PROVIDERS))
+        raise unknown_choice("model provider", provider, provider_names())
     return provider, model
 
 
 def base_url_for(provider: str, base_url: str | None = None) -> str | None:
     """The endpoint a provider's client calls: ``base_url`` (a flag), else the provider's
     environment variable, else its default (None: the SDK's own)."""
-    p = PROVIDERS[provider]
+    p = provider_info(provider)
     return base_url or os.environ.get(p.url_env) or p.default_url
 
 
@@ -77,7 +73,7 @@ def client_config(model_id: str, **options: Any) -> ClientConfig:
     """A :class:`ClientConfig` from ``provider/model``, flags (``options``) and the provider's
     environment variables (flags win)."""
     provider, model = parse_model_id(model_id)
-    p = PROVIDERS[provider]
+    p = provider_info(provider)
     cfg = ClientConfig(provider=provider, model=model)
     base_url = base_url_for(provider, options.pop("base_url", None))
     api_key = options.pop("api_key", None) or os.environ.get(p.key_env)
@@ -98,18 +94,32 @@ def credential_sent(config: ClientConfig) -> str:
         return ("HTTP Basic auth from the user:pass in the URL" + (
             "; the API key is not sent (the URL's user:pass takes its Authorization header)"
             if config.api_key else ""))
-    env = PROVIDERS[config.provider].key_env
+    env = provider_info(config.provider).key_env
     return ("the API key" if config.api_key
             else f"none (no API key; give --api-key or set {env} if the endpoint needs one)")
 
 
 def make_client(config: ClientConfig) -> ModelClient:
     """Instantiate the provider's client (imports its SDK now, not before)."""
-    module, attr = PROVIDERS[config.provider].entry_point.split(":")
+    module, attr = provider_info(config.provider).entry_point.split(":")
     client: ModelClient = getattr(importlib.import_module(module), attr)(config)
     return client
 
 
-__all__ = ["PROVIDERS", "CUAState", "ChatMessage", "ClientConfig", "ModelClient", "ModelReply",
-           "Provider", "base_url_for", "client_config", "credential_sent", "make_client",
-           "parse_model_id", "with_retries"]
+__all__ = [
+    "PROVIDERS",
+    "CUAState",
+    "ChatMessage",
+    "ClientConfig",
+    "ModelClient",
+    "ModelReply",
+    "Provider",
+    "base_url_for",
+    "client_config",
+    "credential_sent",
+    "make_client",
+    "parse_model_id",
+    "provider_info",
+    "provider_names",
+    "with_retries",
+]

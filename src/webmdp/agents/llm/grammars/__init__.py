@@ -25,84 +25,59 @@ around a tool call is the thought, and a call never becomes a ``finish`` answer.
 from __future__ import annotations
 
 import importlib
-from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
 from webmdp.agents.llm.grammars.base import Grammar, ParseContext, Parsed
-from webmdp.agents.llm.observe import ObservationConfig
+from webmdp.agents.llm.grammars.info import GrammarInfo, ImagePolicy
 from webmdp.errors import unknown_choice
-from webmdp.trace import Mode
+from webmdp.plugins import PluginError, Registry
 
 if TYPE_CHECKING:
     from webmdp.core.site import Site
+    from webmdp.trace import Mode
 
-ImagePolicy = Literal["none", "smart_resize", "anthropic"]
 
-
-@dataclass(frozen=True)
-class GrammarInfo:
-    """A grammar's registry entry: where it lives and what its family expects to see."""
-
-    name: str
-    module: str
-    family: str
-    channel: Literal["chat", "computer"]
-    image_policy: ImagePolicy
-    history_images: int
-    screenshot: bool
-    axtree: bool
-
-    def observation(self, mode: Mode, config: Any) -> ObservationConfig:
-        """The observation config for ``mode``, family defaults overridden by ``config``
-        (a ``ModelAgentConfig``: history_images, history_tokens, axtree, set_of_marks)."""
-        from webmdp.agents.llm.images import model_image_size
-
-        axtree = self.axtree if config.axtree is None else config.axtree
-        images = self.history_images if config.history_images is None else config.history_images
-        cfg = ObservationConfig(screenshot=self.screenshot or config.set_of_marks,
-                                axtree=axtree, set_of_marks=config.set_of_marks,
-                                history_images=images, history_tokens=config.history_tokens,
-                                image_size=model_image_size(self.image_policy))
-        if mode == "semantic":
-            cfg = replace(cfg, screenshot=False, set_of_marks=False, history_images=0)
-        return cfg
-
-    def actions_doc(self, site: Site, mode: Mode) -> str:
-        """The action list a chat prompt includes (the json grammar's schemas)."""
-        if self.name != "json":
-            return ""
-        from webmdp.agents.llm.grammars import json_grammar
-
-        return (json_grammar.semantic_actions_doc(site) if mode == "semantic"
-                else json_grammar.gui_actions_doc())
+def _is_info(value: object) -> None:
+    if not isinstance(value, GrammarInfo):
+        raise PluginError(f"a grammar entry point must name a GrammarInfo, not {value!r}")
 
 
 _P = "webmdp.agents.llm.grammars."
-GRAMMARS: dict[str, GrammarInfo] = {g.name: g for g in (
-    GrammarInfo("uitars", _P + "uitars", "UI-TARS / UI-TARS-1.5", "chat", "smart_resize", 5,
-                True, False),
-    GrammarInfo("qwen", _P + "qwen", "Qwen2.5-VL / Qwen3-VL computer_use", "chat",
-                "smart_resize", 3, True, False),
-    GrammarInfo("fara", _P + "fara", "Fara-7B", "chat", "smart_resize", 3, True, False),
-    GrammarInfo("openai-cua", _P + "openai_cua", "OpenAI computer use (Responses API)",
-                "computer", "none", 1, True, False),
-    GrammarInfo("anthropic-cua", _P + "anthropic_cua", "Claude computer use (Messages API)",
-                "computer", "anthropic", 3, True, False),
-    GrammarInfo("axtree", _P + "axtree", "BrowserGym / WebArena element-id actions", "chat",
-                "none", 0, False, True),
-    GrammarInfo("json", _P + "json_grammar", "any chat model (JSON actions)", "chat", "none", 1,
-                True, True),
-)}
+GRAMMARS: Registry[GrammarInfo] = Registry("grammar", "webmdp.grammars", {
+    "uitars": _P + "uitars:INFO",
+    "qwen": _P + "qwen:INFO",
+    "fara": _P + "fara:INFO",
+    "openai-cua": _P + "openai_cua:INFO",
+    "anthropic-cua": _P + "anthropic_cua:INFO",
+    "axtree": _P + "axtree:INFO",
+    "json": _P + "json_grammar:INFO",
+}, check=_is_info)
+"""Every grammar (a :class:`webmdp.plugins.Registry`, group ``webmdp.grammars``): webmdp's
+seven in this order, then installed packages' ``GrammarInfo`` entry points."""
+_ORDER = list(GRAMMARS.entries())
 
 
 def grammar_names() -> list[str]:
-    return list(GRAMMARS)
+    """The grammars, webmdp's own first in their table's order, then plugins by name."""
+    names = GRAMMARS.names()
+    return [n for n in _ORDER if n in names] + [n for n in names if n not in _ORDER]
 
 
 def grammar_info(name: str) -> GrammarInfo:
     if name not in GRAMMARS:
-        raise unknown_choice("grammar", name, list(GRAMMARS))
-    return GRAMMARS[name]
+        raise unknown_choice("grammar", name, grammar_names())
+    info = GRAMMARS.load(name)
+    if info.name != name:
+        raise PluginError(f"grammar '{name}' from package {GRAMMARS.entry(name).package} "
+                          f"names itself '{info.name}'")
+    return info
+
+
+def actions_doc(name: str, site: Site, mode: Mode) -> str:
+    """The action list a chat prompt includes: a grammar module's ``actions_doc(site, mode)``
+    when it has one (the json grammar's schemas), else nothing."""
+    doc = getattr(importlib.import_module(grammar_info(name).module), "actions_doc", None)
+    return "" if doc is None else str(doc(site, mode))
 
 
 def get_grammar(name: str) -> Any:
@@ -110,5 +85,5 @@ def get_grammar(name: str) -> Any:
     return importlib.import_module(grammar_info(name).module).GRAMMAR
 
 
-__all__ = ["GRAMMARS", "Grammar", "GrammarInfo", "ParseContext", "Parsed", "get_grammar",
-           "grammar_info", "grammar_names"]
+__all__ = ["GRAMMARS", "Grammar", "GrammarInfo", "ImagePolicy", "ParseContext", "Parsed",
+           "actions_doc", "get_grammar", "grammar_info", "grammar_names"]

@@ -34,6 +34,7 @@ from webmdp.agents.llm.grammars.base import (
     point_to_viewport,
     system_prompt_for,
 )
+from webmdp.agents.llm.grammars.info import GrammarInfo
 from webmdp.env.actions import Button, GUIAction, GUIKind
 from webmdp.trace import Mode
 
@@ -367,3 +368,6 @@ class _Reader:
 
 
 GRAMMAR = AnthropicCUAGrammar()
+INFO = GrammarInfo("anthropic-cua", __name__, family="Claude computer use (Messages API)",
+                   channel="computer", image_policy="anthropic", history_images=3,
+                   screenshot=True, axtree=False)

@@ -28,6 +28,7 @@ from webmdp.agents.llm.grammars.base import (
     invalid,
     system_prompt_for,
 )
+from webmdp.agents.llm.grammars.info import GrammarInfo
 from webmdp.env.actions import SCROLL_STEP_PX, GUIAction, normalize_key
 from webmdp.trace import Mode
 
@@ -466,3 +467,6 @@ def _bracket_action(name: str, seg: str, ctx: ParseContext, greedy: bool, check_
 
 
 GRAMMAR = AXTreeGrammar()
+INFO = GrammarInfo("axtree", __name__, family="BrowserGym / WebArena element-id actions",
+                   channel="chat", image_policy="none", history_images=0,
+                   screenshot=False, axtree=True)

@@ -41,6 +41,7 @@ from webmdp.agents.llm.grammars.base import (
     invalid,
     system_prompt_for,
 )
+from webmdp.agents.llm.grammars.info import GrammarInfo
 from webmdp.agents.llm.grammars.qwen import (
     SYSTEM_TEMPLATE,
     call_arguments,
@@ -251,3 +252,6 @@ def _scroll(args: dict[str, Any], ctx: ParseContext) -> list[GUIAction] | str:
 
 
 GRAMMAR = FaraGrammar()
+INFO = GrammarInfo("fara", __name__, family="Fara-7B", channel="chat",
+                   image_policy="smart_resize", history_images=3, screenshot=True,
+                   axtree=False)

@@ -30,6 +30,8 @@ from webmdp.agents.llm.grammars.base import (
     invalid,
     point_to_viewport,
 )
+from webmdp.agents.llm.grammars.info import GrammarInfo
+from webmdp.agents.llm.grammars.write import Space, Unwritable, gui
 from webmdp.core import dialog
 from webmdp.core.spec import Action, ActionSpec, ParamSpec
 from webmdp.env.actions import SCROLL_STEP_PX, GUIAction, invalid_reason
@@ -383,4 +385,39 @@ def _intent(intent: Any, ctx: ParseContext) -> dict[str, Any] | None:
     return intent if isinstance(parsed, str) else parsed.to_dict()
 
 
+
+# -- writing (webmdp synth export; parsed back by this module) ---------------------------------
+def write_action(action: dict[str, Any], sp: Space, mode: str) -> dict[str, Any]:
+    """The ``action`` object of a json-grammar reply: ``{"name", "params"}`` in semantic
+    mode, a GUIAction dict with the point in the model's pixels in browser mode."""
+    if mode == "semantic":
+        if not isinstance(action.get("name"), str):
+            raise Unwritable("not a semantic action")
+        return {"name": action["name"], "params": dict(action.get("params") or {})}
+    a = gui(action)
+    d = a.to_dict()
+    if a.x is not None and a.y is not None:
+        d.pop("element", None)  # the point is what a pixel-trained model writes
+        d["x"], d["y"] = sp.point(a.x, a.y)
+    if a.x2 is not None and a.y2 is not None:
+        d["x2"], d["y2"] = sp.point(a.x2, a.y2)
+    if a.direction is not None:
+        d.pop("dx", None), d.pop("dy", None)  # derived from direction and amount
+    kind = d.pop("kind")
+    return {"kind": kind, **d}
+
+
+def write(thought: str, action: dict[str, Any], sp: Space, mode: str) -> str:
+    return json.dumps({"thought": thought, "action": write_action(action, sp, mode)},
+                      ensure_ascii=False)
+
+
+def actions_doc(site: Site, mode: Mode) -> str:
+    """The action list a chat prompt includes (semantic: the site's action schemas)."""
+    return semantic_actions_doc(site) if mode == "semantic" else gui_actions_doc()
+
+
 GRAMMAR = JsonGrammar()
+INFO = GrammarInfo("json", __name__, family="any chat model (JSON actions)", channel="chat",
+                   image_policy="none", history_images=1, screenshot=True,
+                   axtree=True)

@@ -32,6 +32,7 @@ from webmdp.agents.llm.grammars.base import (
     scroll_to_viewport,
     system_prompt_for,
 )
+from webmdp.agents.llm.grammars.info import GrammarInfo
 from webmdp.env.actions import Button, GUIAction
 from webmdp.trace import Mode
 
@@ -267,3 +268,6 @@ def _scroll(action: dict[str, Any], ctx: ParseContext) -> GUIAction | str:
 
 
 GRAMMAR = OpenAICUAGrammar()
+INFO = GrammarInfo("openai-cua", __name__, family="OpenAI computer use (Responses API)",
+                   channel="computer", image_policy="none", history_images=1,
+                   screenshot=True, axtree=False)

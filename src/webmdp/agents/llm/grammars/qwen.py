@@ -38,6 +38,8 @@ from webmdp.agents.llm.grammars.base import (
     smart_resize,
     system_prompt_for,
 )
+from webmdp.agents.llm.grammars.info import GrammarInfo
+from webmdp.agents.llm.grammars.write import Space, Unwritable, gui, key_tokens, plain
 from webmdp.env.actions import Button, GUIAction, GUIKind
 from webmdp.trace import Mode
 
@@ -324,4 +326,52 @@ def _where(n: int, total: int) -> str:
     return f"tool call {n + 1}: " if total > 1 else ""
 
 
+
+# -- writing (webmdp synth export; parsed back by this module) ---------------------------------
+def write_arguments(a: GUIAction, sp: Space) -> dict[str, Any]:
+    """One GUIAction as Qwen-VL ``computer_use`` arguments."""
+    plain(a, "qwen")
+    clicks = {("click", "left"): "left_click", ("click", "middle"): "middle_click",
+              ("right_click", "left"): "right_click", ("double_click", "left"): "double_click",
+              ("triple_click", "left"): "triple_click", ("move", "left"): "mouse_move"}
+    if (a.kind, a.button) in clicks:
+        return {"action": clicks[(a.kind, a.button)], "coordinate": list(sp.point(a.x, a.y))}
+    if a.kind == "scroll":
+        if a.dx and a.dy:
+            raise Unwritable("qwen scrolls one axis at a time")
+        if a.dy:  # pixels of the declared screen, positive scrolls up
+            args: dict[str, Any] = {"action": "scroll", "pixels": -round(a.dy / sp.sy)}
+        elif a.dx:
+            args = {"action": "hscroll", "pixels": round(a.dx / sp.sx)}
+        else:
+            raise Unwritable("a scroll of 0 pixels")
+        if args["pixels"] == 0:
+            raise Unwritable("a scroll under one pixel of the screenshot")
+        if a.x is not None and a.y is not None:
+            args["coordinate"] = list(sp.point(a.x, a.y))
+        return args
+    if a.kind == "type":
+        if a.element is not None and a.x is None:
+            raise Unwritable("qwen types into the focused field, not an element id")
+        return {"action": "type", "text": a.text}
+    if a.kind == "key":
+        return {"action": "key", "keys": key_tokens(a.key)}
+    if a.kind == "wait":
+        return {"action": "wait", "time": WAIT_SECONDS if a.seconds is None else a.seconds}
+    if a.kind == "finish":
+        if a.answer and a.answer.strip():
+            return {"action": "answer", "text": a.answer}
+        return {"action": "terminate", "status": "success"}
+    raise Unwritable(f"qwen has no single {a.kind} action" if a.kind == "drag"
+                     else f"qwen has no {a.kind}")
+
+
+def write(thought: str, action: dict[str, Any], sp: Space, mode: str) -> str:
+    call = {"name": "computer_use", "arguments": write_arguments(gui(action), sp)}
+    block = f"<tool_call>\n{json.dumps(call, ensure_ascii=False)}\n</tool_call>"
+    return f"{thought}\n{block}" if thought else block
+
 GRAMMAR = QwenGrammar()
+INFO = GrammarInfo("qwen", __name__, family="Qwen2.5-VL / Qwen3-VL computer_use", channel="chat",
+                   image_policy="smart_resize", history_images=3, screenshot=True,
+                   axtree=False)

@@ -16,6 +16,7 @@ write the next turns' Thought/Action is cut off there (``meta["ignored"]``).
 
 from __future__ import annotations
 
+import math
 import re
 from typing import Any
 
@@ -37,7 +38,17 @@ from webmdp.agents.llm.grammars.base import (
     point_to_viewport,
     system_prompt_for,
 )
-from webmdp.env.actions import Button, Direction, GUIAction, GUIKind
+from webmdp.agents.llm.grammars.info import GrammarInfo
+from webmdp.agents.llm.grammars.write import (
+    Space,
+    Unwritable,
+    gui,
+    key_tokens,
+    num,
+    plain,
+    quote,
+)
+from webmdp.env.actions import SCROLL_STEP_PX, Button, Direction, GUIAction, GUIKind
 from webmdp.trace import Mode
 
 WAIT_SECONDS = 5.0
@@ -295,4 +306,57 @@ def _float(text: str, default: float) -> float | None:
     return nums[0] if len(nums) == 1 else None
 
 
+
+# -- writing (webmdp synth export; parsed back by this module) ---------------------------------
+def write_action(a: GUIAction, sp: Space) -> str:
+    """One GUIAction as a UI-TARS call (absolute pixels of the smart-resized screenshot)."""
+    plain(a, "uitars")
+    names = {("click", "left"): "click", ("click", "middle"): "middle_click",
+             ("double_click", "left"): "left_double", ("right_click", "left"): "right_single",
+             ("move", "left"): "hover"}
+    if (a.kind, a.button) in names:
+        return "{}(start_box='({},{})')".format(names[(a.kind, a.button)], *sp.point(a.x, a.y))
+    if a.kind == "drag":
+        return "drag(start_box='({},{})', end_box='({},{})')".format(
+            *sp.point(a.x, a.y), *sp.point(a.x2, a.y2))
+    if a.kind == "scroll":
+        if a.dx and a.dy:
+            raise Unwritable("uitars scrolls one axis at a time")
+        dist = a.dy or a.dx
+        if not dist:
+            raise Unwritable("a scroll of 0 pixels")
+        direction = ("down" if dist > 0 else "up") if a.dy else \
+            ("right" if dist > 0 else "left")
+        steps = abs(dist) / SCROLL_STEP_PX
+        args = [f"direction='{direction}'"]
+        if a.x is not None and a.y is not None:
+            args.insert(0, "start_box='({},{})'".format(*sp.point(a.x, a.y)))
+        if not math.isclose(steps, SCROLL_AMOUNT):
+            args.append(f"steps='{num(steps)}'")
+        return f"scroll({', '.join(args)})"
+    if a.kind == "type":
+        if a.element is not None and a.x is None:
+            raise Unwritable("uitars types into the focused field, not an element id")
+        return f"type(content='{quote(a.text)}')"
+    if a.kind == "key":
+        return f"hotkey(key='{' '.join(key_tokens(a.key))}')"
+    if a.kind == "wait":
+        if a.seconds is None or math.isclose(a.seconds, WAIT_SECONDS):
+            return "wait()"
+        return f"wait(seconds='{num(a.seconds)}')"
+    if a.kind == "finish":
+        return f"finished(content='{quote(a.answer or '')}')"
+    if a.kind == "go_back":
+        return "navigate_back()"
+    raise Unwritable(f"uitars has no {a.kind} ({a.button} button)" if a.kind == "click"
+                     else f"uitars has no {a.kind}")
+
+
+def write(thought: str, action: dict[str, Any], sp: Space, mode: str) -> str:
+    call = write_action(gui(action), sp)
+    return f"Thought: {thought}\nAction: {call}" if thought else f"Action: {call}"
+
 GRAMMAR = UITarsGrammar()
+INFO = GrammarInfo("uitars", __name__, family="UI-TARS / UI-TARS-1.5", channel="chat",
+                   image_policy="smart_resize", history_images=5, screenshot=True,
+                   axtree=False)
