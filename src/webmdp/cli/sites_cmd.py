@@ -1,4 +1,5 @@
-"""`webmdp sites`: the CAP site cards (CAP 3.1) and how much of CAP's taxonomy they cover."""
+"""`webmdp sites`: the registered sites (webmdp's own and installed plugins), their CAP site
+cards (CAP 3.1) and how much of CAP's taxonomy they cover."""
 
 from __future__ import annotations
 
@@ -6,11 +7,48 @@ import json
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from webmdp.cli.common import user_errors
 
-app = typer.Typer(help="Site cards <F, A, P> and CAP taxonomy coverage.", no_args_is_help=True)
+app = typer.Typer(help="Registered sites, site cards <F, A, P> and CAP taxonomy coverage.",
+                  no_args_is_help=True)
+
+
+@app.command("list")
+def list_sites(
+    as_json: bool = typer.Option(False, "--json", help="Print the sites as JSON."),
+) -> None:
+    """Every registered site: webmdp's ten (what --site all means) and those installed packages
+    add through the entry-point group webmdp.sites, with the package, its version and the
+    site's task count. A plugin that cannot load is listed with its error."""
+    from webmdp.core.registry import SITES, get_site
+    from webmdp.errors import WebMDPError
+    from webmdp.tasks.generate import plan
+
+    rows = []
+    with user_errors():
+        entries = SITES.entries()
+    for name in sorted(entries, key=lambda n: (not entries[n].builtin, n)):
+        entry = entries[name]
+        row = {"site": name, "package": entry.package, "version": entry.version,
+               "builtin": entry.builtin, "tasks": None, "templates": None, "error": None}
+        try:
+            site = get_site(name)
+            row.update(tasks=len(plan(site)), templates=len(site.templates), title=site.title)
+        except (WebMDPError, ImportError) as exc:
+            row["error"] = str(exc)
+        rows.append(row)
+    if as_json:
+        typer.echo(json.dumps(rows, indent=2))
+        return
+    table = Table("site", "package", "version", "tasks", "templates", "title", box=None)
+    for r in rows:
+        shown = r.get("title") or f"[red]{escape(r['error'])}[/red]"
+        table.add_row(r["site"], r["package"], r["version"], str(r["tasks"] or "-"),
+                      str(r["templates"] or "-"), shown)
+    Console(width=160).print(table)
 
 
 @app.command("card")

@@ -48,9 +48,21 @@ class Site(ABC):
     """kind (entity id prefix) -> field -> JSON type: what every entity of a world must carry
     (:mod:`webmdp.core.entities`); a task file's world is checked against it when read.
     Empty: not checked."""
+    domain: ClassVar[str] = "D1"
+    """The WebForge task domain (``D1``..``D7``, :mod:`webmdp.tasks.domains`) of the site's
+    templates. webmdp's own sites are in that module's tables; a plugin site declares its own."""
+    task_count: ClassVar[int] = 180
+    """How many tasks the site's built-in set holds (WebSTEP: 180 a site; a plugin site may
+    ship fewer): :func:`webmdp.tasks.generate.plan` spreads them over the templates."""
     pixel_fields: ClassVar[Mapping[str, frozenset[str]]] = {}
     """surface -> the entity fields it shows only in pixels (a chart, a photo): no text in the
     DOM or the accessibility tree. WebForge's visual complexity counts them."""
+
+    @classmethod
+    def package(cls) -> str:
+        """The package that holds this site's ``views/`` and ``static/`` folders: the class's
+        own package, found through :mod:`importlib.resources` wherever it is installed."""
+        return cls.__module__.rpartition(".")[0] or cls.__module__
 
     def __init__(self) -> None:
         self._actions = {a.name: a for a in self.actions}

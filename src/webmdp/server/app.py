@@ -25,7 +25,7 @@ from webmdp.sites import get_site
 from webmdp.sites._common import views
 from webmdp.tracking import state_key
 
-_SITES_DIR = Path(views.__file__).parent.parent
+_COMMON_STATIC = Path(views.__file__).parent / "static"
 _NO_STORE = {"Cache-Control": "no-store"}
 _APP = '<div id="app">'
 """Where a full page's app HTML starts (``page.html``): the code banner goes first in it."""
@@ -51,11 +51,11 @@ class Dispatch(BaseModel):
 def _static_path(name: str) -> Path | None:
     if "/" in name or name.startswith("."):
         return None
-    common = _SITES_DIR / "_common" / "static" / name
+    common = _COMMON_STATIC / name
     if common.is_file():
         return common
-    site_css = _SITES_DIR / Path(name).stem / "static" / name
-    return site_css if site_css.is_file() else None
+    folder = views.site_folder(Path(name).stem, "static")  # a site's own: shopping.css
+    return folder / name if folder is not None and (folder / name).is_file() else None
 
 
 def create_app(token: str) -> FastAPI:

@@ -56,8 +56,14 @@ TEMPLATE_DOMAIN = {
 
 def domain_of(site: str, template: str) -> str:
     """The domain code (``D1``..``D7``) of a site's template (an answer variant ``BASE:MODE``
-    keeps its base's: the work asked is the same)."""
-    return TEMPLATE_DOMAIN.get((site, base_name(template)), SITE_DOMAIN[site])
+    keeps its base's: the work asked is the same). A site outside the tables (a plugin's)
+    says its own (``Site.domain``)."""
+    found = TEMPLATE_DOMAIN.get((site, base_name(template))) or SITE_DOMAIN.get(site)
+    if found is None:
+        from webmdp.core.registry import get_site
+
+        found = check_domain(get_site(site).domain)
+    return found
 
 
 def check_domain(code: str) -> str:

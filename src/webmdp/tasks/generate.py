@@ -39,9 +39,11 @@ def task_id(site: str, index: int) -> str:
     return f"{site}_{index:04d}"
 
 
-def plan(site: Site, n: int = TASKS_PER_SITE) -> list[tuple[int, str, int]]:
-    """(index, template, hard-negative count) for a site's task set: templates in equal blocks,
-    hard-negative counts 0..3 cycled so every template and the site see them evenly."""
+def plan(site: Site, n: int | None = None) -> list[tuple[int, str, int]]:
+    """(index, template, hard-negative count) for a site's task set of ``n`` tasks (default:
+    the site's ``task_count``, 180 for webmdp's own): templates in equal blocks, hard-negative
+    counts 0..3 cycled so every template and the site see them evenly."""
+    n = site.task_count if n is None else n
     names = list(site.templates)
     per = -(-n // len(names))
     return [(i, names[min(i // per, len(names) - 1)], i % (MAX_HARD_NEGATIVES + 1))
@@ -177,41 +179,45 @@ def _without_role(entity: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def generate_site_tasks(site: Site, n: int = TASKS_PER_SITE) -> list[Task]:
-    """A site's task set (deterministic). Built once per process and site, and read from the
-    disk cache (:mod:`webmdp.tasks.cache`) when another process built it: the list is new each
-    call, the tasks are shared (treat them as read-only, or ``model_copy`` them)."""
+def generate_site_tasks(site: Site, n: int | None = None) -> list[Task]:
+    """A site's task set of ``n`` tasks (default: its ``task_count``), deterministic. Built
+    once per process and site, and read from the disk cache (:mod:`webmdp.tasks.cache`) when
+    another process built it: the list is new each call, the tasks are shared (treat them as
+    read-only, or ``model_copy`` them)."""
+    n = site.task_count if n is None else n
     key = (site.name, type(site), n)
     if key not in _GENERATED:
         def build() -> list[Task]:
             return _build(site, n)
 
-        # a site webmdp ships is keyed by the package's content; another (a user's) is not cached
+        # webmdp's and installed plugins' sites are keyed by their code; another is not cached
         _GENERATED[key] = cached_tasks(f"{site.name}-{n}", build) if _shipped(site) \
             else tuple(build())
     return list(_GENERATED[key])
 
 
-def generate_sets(sites: Sequence[Site], n: int = TASKS_PER_SITE) -> dict[str, list[Task]]:
+def generate_sets(sites: Sequence[Site], n: int | None = None) -> dict[str, list[Task]]:
     """Several sites' task sets (as :func:`generate_site_tasks` gives each). The sets that are
     neither built in this process nor in the disk cache are built in parallel, one worker
     process per site (up to the CPU count), each returning its set as JSONL: the 1,800
     built-in tasks take about half the time on two cores. A process with other threads (a
     server, a test harness) builds them one after another instead: forking it is not safe."""
-    todo = [s for s in sites if (s.name, type(s), n) not in _GENERATED]
+    count = {s.name: s.task_count if n is None else n for s in sites}
+    todo = [s for s in sites if (s.name, type(s), count[s.name]) not in _GENERATED]
     for s in list(todo):
-        hit = cached_hit(f"{s.name}-{n}") if _shipped(s) else None
+        hit = cached_hit(f"{s.name}-{count[s.name]}") if _shipped(s) else None
         if hit is not None:
-            _GENERATED[(s.name, type(s), n)] = hit
+            _GENERATED[(s.name, type(s), count[s.name])] = hit
             todo.remove(s)
     workers = min(len(todo), os.cpu_count() or 1)
     shipped = [s for s in todo if _shipped(s)]
     if workers > 1 and len(shipped) > 1 and threading.active_count() == 1:
         with ProcessPoolExecutor(workers, mp_context=get_context("fork")) as pool:
-            texts = pool.map(_build_text, [s.name for s in shipped], [n] * len(shipped))
-            for s, text in zip(shipped, texts, strict=True):
-                _GENERATED[(s.name, type(s), n)] = store_text(f"{s.name}-{n}", text)
-    return {s.name: generate_site_tasks(s, n) for s in sites}
+            ns = [count[s.name] for s in shipped]
+            texts = pool.map(_build_text, [s.name for s in shipped], ns)
+            for s, k, text in zip(shipped, ns, texts, strict=True):
+                _GENERATED[(s.name, type(s), k)] = store_text(f"{s.name}-{k}", text)
+    return {s.name: generate_site_tasks(s, count[s.name]) for s in sites}
 
 
 def _build(site: Site, n: int) -> list[Task]:
@@ -226,7 +232,11 @@ def _build_text(name: str, n: int) -> str:
 
 
 def _shipped(site: Site) -> bool:
-    return type(site).__module__.startswith("webmdp.")
+    """A site whose code the cache key covers: webmdp's own, or an installed plugin's."""
+    from webmdp.plugins import plugin_roots
+
+    top = type(site).__module__.split(".")[0]
+    return top == "webmdp" or any(top == name for name, _ in plugin_roots())
 
 
 _GENERATED: dict[tuple[str, type, int], tuple[Task, ...]] = {}

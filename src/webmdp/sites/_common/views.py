@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import re
 from functools import cache
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -22,10 +23,10 @@ from jinja2 import ChoiceLoader, Environment, FileSystemLoader, StrictUndefined
 from markupsafe import Markup, escape
 
 from webmdp.core.model import Observation
+from webmdp.errors import ConfigError
 from webmdp.sites._common.visual import widget_size, widget_uri
 
 _COMMON = Path(__file__).parent / "views"
-_SITES = Path(__file__).parent.parent
 
 
 def testid(action: str, params: dict[str, Any]) -> str:
@@ -66,11 +67,30 @@ def money(value: float) -> str:
     return f"${value:,.2f}"
 
 
+def site_folder(site: str, kind: str) -> Path | None:
+    """A site's ``views`` or ``static`` folder, found through its package
+    (:meth:`Site.package`, :mod:`importlib.resources`), so a site installed from another
+    package has its pages; None when it has none. ``cross`` is the cross-site start page's."""
+    from webmdp.core.registry import SITES, get_site
+
+    if site == _CROSS_VIEWS:
+        package = "webmdp.sites.cross"
+    elif site in SITES:
+        package = get_site(site).package()
+    else:
+        return None
+    folder = resources.files(package) / kind
+    return Path(str(folder)) if folder.is_dir() else None
+
+
 @cache
 def environment(site: str) -> Environment:
+    folder = site_folder(site, "views")
+    if folder is None:
+        raise ConfigError(f"site {site!r} has no views/ folder beside its site module "
+                          "(docs/extending.md)")
     env = Environment(
-        loader=ChoiceLoader([FileSystemLoader(_SITES / site / "views"),
-                             FileSystemLoader(_COMMON)]),
+        loader=ChoiceLoader([FileSystemLoader(folder), FileSystemLoader(_COMMON)]),
         autoescape=True,
         undefined=StrictUndefined,
         trim_blocks=True,
