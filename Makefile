@@ -10,10 +10,13 @@ STAMP := $(VENV)/.installed
 setup: $(STAMP)
 	@bash scripts/ensure_chromium.sh
 
-$(STAMP): pyproject.toml
+# The example site plugin (examples/site-plugin, docs/extending.md) is installed beside webmdp,
+# as a user installs theirs: the suite checks it end to end.
+$(STAMP): pyproject.toml examples/site-plugin/pyproject.toml
 	@test -x $(BIN)/python || $(PY) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
 	$(BIN)/python -m pip install -q -e '.[dev]'
+	$(BIN)/python -m pip install -q --no-deps -e examples/site-plugin
 	@touch $(STAMP)
 
 SITES ?= all

@@ -46,6 +46,9 @@ ENV = "WEBMDP_PLUGINS"
 """Names registered at run time, as JSON ``{group: {name: "module:attr"}}``, inherited by
 child processes."""
 BUILTIN = "webmdp"
+RUNTIME = "(registered at run time)"
+"""The package an entry registered with :meth:`Registry.register` is shown under; such an
+entry is the user's own code in their own process, so no plugin API is asked of it."""
 RESERVED_PREFIXES = ("webmdp", "cross")
 """No plugin name starts with these: ``cross`` names the cross-site MDP and its tasks."""
 RESERVED_NAMES = ("all", "none", "builtin")
@@ -115,8 +118,9 @@ class Registry(Generic[T]):
                 self._add(entries, Entry(ep.name, ep.value, package,
                                          dist.version if dist is not None else "?"))
             for name, target in _runtime().get(self.group, {}).items():
-                if entries.get(name, Entry("", target, "", "")).target != target:
-                    self._add(entries, Entry(name, target, "(registered at run time)", ""))
+                old = entries.get(name)
+                if old is None or old.target != target:  # the same again is no clash
+                    self._add(entries, Entry(name, target, RUNTIME, ""))
             self._entries = entries
         return self._entries
 
@@ -150,7 +154,7 @@ class Registry(Generic[T]):
             except (ImportError, AttributeError) as exc:
                 raise PluginError(f"{self.kind} '{name}' from package {entry.package}: cannot "
                                   f"load {entry.target}: {exc}") from exc
-            if not entry.builtin:
+            if entry.package not in (BUILTIN, RUNTIME):
                 _check_api(self.kind, entry, module)
             if self.check is not None:
                 self.check(value)
@@ -161,7 +165,7 @@ class Registry(Generic[T]):
     def register(self, name: str, target: str) -> None:
         """Add ``name`` -> ``"module:attr"`` in this process and every process it starts."""
         _split(target)
-        entry = Entry(name, target, "(registered at run time)", "")
+        entry = Entry(name, target, RUNTIME, "")
         entries = {n: e for n, e in self.entries().items()
                    if n != name or e.package != entry.package}  # re-registering replaces
         self._add(entries, entry)
@@ -223,7 +227,7 @@ def plugin_entries() -> list[tuple[str, Entry]]:
                                      dist.version if dist else "?")))
         for name, target in _runtime().get(group, {}).items():
             if not target.startswith(BUILTIN + "."):
-                out.append((group, Entry(name, target, "(registered at run time)", "")))
+                out.append((group, Entry(name, target, RUNTIME, "")))
     return out
 
 

@@ -6,3 +6,6 @@ after it (:mod:`webmdp.synth.exact`); model graders are measured against those g
 (:mod:`webmdp.synth.agreement`). Traces are never rewritten: grades and thoughts live in side
 files under ``RUN/synth/`` (:mod:`webmdp.synth.sidefile`).
 """
+
+__all__: list[str] = []
+"""Used through ``webmdp synth`` and its modules (``webmdp.synth.export``...), not this package."""

@@ -1,1 +1,5 @@
 """The Job Network site: a LinkedIn-like professional network (WebSTEP Job Network)."""
+
+__all__: list[str] = []
+"""Nothing here is imported by name: the site is reached through the registry
+(``webmdp.sites.get_site``); its package holds its modules, views and static files."""

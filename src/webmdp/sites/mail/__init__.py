@@ -1,0 +1,5 @@
+"""The Mail site: a Gmail-like mailbox (WebSTEP Mail)."""
+
+__all__: list[str] = []
+"""Nothing here is imported by name: the site is reached through the registry
+(``webmdp.sites.get_site``); its package holds its modules, views and static files."""

@@ -1,0 +1,137 @@
+"""The one registry (webmdp.plugins): entry points read from real distribution metadata on
+sys.path, name rules, clashes naming both packages, the plugin API check, names registered at
+run time reaching child processes, and the task cache key covering plugin code."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from webmdp.core.registry import SITES, site_names
+from webmdp.errors import ConfigError
+from webmdp.plugins import ENV, PLUGIN_API, PluginError, Registry
+
+WEBMDP = str(Path(sys.executable).parent / "webmdp")
+
+
+def fake_dist(root: Path, name: str, entry_points: dict[str, dict[str, str]],
+              modules: dict[str, str]) -> Path:
+    """An installed-looking distribution under ``root``: its ``.dist-info`` (METADATA and
+    entry_points.txt, what pip writes) and its modules. ``root`` goes on sys.path."""
+    info = root / f"{name.replace('-', '_')}-0.3.1.dist-info"
+    info.mkdir(parents=True)
+    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {name}\nVersion: 0.3.1\n")
+    (info / "entry_points.txt").write_text("".join(
+        f"[{group}]\n" + "".join(f"{k} = {v}\n" for k, v in eps.items()) + "\n"
+        for group, eps in entry_points.items()))
+    for path, text in modules.items():
+        (root / path).parent.mkdir(parents=True, exist_ok=True)
+        (root / path).write_text(textwrap.dedent(text))
+    return root
+
+
+def test_entry_points_add_to_the_builtins(tmp_path: Path,
+                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    fake_dist(tmp_path, "webmdp-widgets", {"webmdp.things": {"gadget": "widgets:Gadget"}},
+              {"widgets.py": f"WEBMDP_PLUGIN_API = {PLUGIN_API}\nclass Gadget: pass\n"})
+    monkeypatch.syspath_prepend(str(tmp_path))
+    reg: Registry[type] = Registry("thing", "webmdp.things", {"builtin_one": "json:dumps"})
+    assert reg.names() == ["builtin_one", "gadget"]
+    entry = reg.entry("gadget")
+    assert (entry.package, entry.version, entry.builtin) == ("webmdp-widgets", "0.3.1", False)
+    assert reg.load("gadget").__name__ == "Gadget" and reg["builtin_one"] is json.dumps
+    with pytest.raises(ConfigError, match=r"unknown thing 'nope'.*builtin_one, gadget"):
+        reg.load("nope")
+
+
+@pytest.mark.parametrize(("name", "why"), [
+    ("Lib-Site", r"must match \[a-z_\]\+"), ("all", "reserved"), ("cross_over", "reserved"),
+    ("webmdp_x", "reserved"), ("mail", "clashes with site 'mail' from package webmdp"),
+])
+def test_bad_plugin_names_are_refused_in_one_line(tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch,
+                                                   name: str, why: str) -> None:
+    fake_dist(tmp_path, "webmdp-bad", {"webmdp.sites": {name: "bad:Site"}}, {})
+    monkeypatch.syspath_prepend(str(tmp_path))
+    reg: Registry[type] = Registry("site", "webmdp.sites", {"mail": "webmdp.sites.mail.site:X"},
+                                   pattern=r"[a-z_]+")
+    with pytest.raises(PluginError, match=why) as err:
+        reg.names()
+    assert "webmdp-bad" in str(err.value) and "\n" not in str(err.value)
+
+
+def test_two_plugins_with_one_name_name_both_packages(tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    fake_dist(tmp_path / "a", "pkg-one", {"webmdp.agents": {"scout": "one:Scout"}}, {})
+    fake_dist(tmp_path / "b", "pkg-two", {"webmdp.agents": {"scout": "two:Scout"}}, {})
+    monkeypatch.syspath_prepend(str(tmp_path / "a"))
+    monkeypatch.syspath_prepend(str(tmp_path / "b"))
+    with pytest.raises(PluginError) as err:
+        Registry("agent", "webmdp.agents", {}).names()
+    assert "pkg-one" in str(err.value) and "pkg-two" in str(err.value)
+
+
+@pytest.mark.parametrize(("declared", "said"), [
+    ("WEBMDP_PLUGIN_API = 99", "was written for webmdp plugin API 99"),
+    ("", "declares no WEBMDP_PLUGIN_API"),
+])
+def test_a_plugin_api_mismatch_is_one_line_at_load(tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch,
+                                                   declared: str, said: str) -> None:
+    package = f"oldpkg{len(declared)}"  # a module name of its own for each case
+    fake_dist(tmp_path, "webmdp-old", {"webmdp.things": {"old": f"{package}.mod:Thing"}},
+              {f"{package}/__init__.py": "",
+               f"{package}/mod.py": f"{declared}\nclass Thing: pass\n"})
+    monkeypatch.syspath_prepend(str(tmp_path))
+    reg: Registry[type] = Registry("thing", "webmdp.things", {})
+    assert reg.names() == ["old"]  # listing does not import it
+    with pytest.raises(PluginError) as err:
+        reg.load("old")
+    message = str(err.value)
+    assert said in message and f"speaks plugin API {PLUGIN_API}" in message
+    assert "webmdp-old 0.3.1" in message and "\n" not in message
+
+
+def test_names_registered_at_run_time_reach_child_processes(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(ENV, raising=False)
+    reg: Registry[object] = Registry("thing", "webmdp.things", {})
+    reg.register("gizmo", "json:loads")
+    assert reg.load("gizmo") is json.loads
+    env = json.loads(os.environ[ENV])
+    assert env == {"webmdp.things": {"gizmo": "json:loads"}}
+    code = ("from webmdp.plugins import Registry; "
+            "print(Registry('thing', 'webmdp.things', {}).names())")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True, env=dict(os.environ))
+    assert out.stdout.strip() == "['gizmo']"
+
+
+def test_site_names_is_the_benchmark_and_plugins_are_named(monkeypatch: pytest.MonkeyPatch
+                                                           ) -> None:
+    ten = site_names()
+    assert len(ten) == 10 and all(SITES.entry(n).builtin for n in ten)
+    assert set(ten) <= set(site_names(plugins=True))
+
+
+def test_the_task_cache_key_covers_plugin_code(tmp_path: Path) -> None:
+    fake_dist(tmp_path, "webmdp-keyed", {"webmdp.sites": {"keyed": "keyedpkg.site:KeyedSite"}},
+              {"keyedpkg/__init__.py": "", "keyedpkg/site.py": "X = 1\n"})
+    code = "from webmdp.tasks.cache import code_key; print(code_key())"
+    env = {**os.environ, "PYTHONPATH": str(tmp_path)}
+
+    def key(environ: dict[str, str]) -> str:
+        return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                              check=True, env=environ).stdout.strip()
+
+    without = key(dict(os.environ))
+    first = key(env)
+    (tmp_path / "keyedpkg" / "site.py").write_text("X = 2\n")  # the plugin's site is edited
+    second = key(env)
+    assert len({without, first, second}) == 3
