@@ -44,6 +44,7 @@ _EXPORTS: dict[str, str] = {
     "PROVIDERS": "webmdp.agents.llm.clients", "Provider": "webmdp.agents.llm.clients",
     # agents
     "Agent": "webmdp.agents.base", "AgentOutput": "webmdp.agents.base",
+    "PlanningAgent": "webmdp.agents.builtin",
     "SemanticView": "webmdp.agents.base",
     # metrics
     "episode_metrics": "webmdp.eval.metrics", "EpisodeMetrics": "webmdp.eval.metrics",
@@ -55,9 +56,9 @@ _EXPORTS: dict[str, str] = {
 __all__ = ["AGENTS", "GRAMMARS", "PLUGIN_API", "PROVIDERS", "SITES", "Action", "ActionSpec",
            "Agent", "AgentOutput", "BrowseState", "Catalog", "Condition", "ConfigError", "Draft",
            "EpisodeMetrics", "EpisodeTrace", "Facet", "FindTemplate", "GrammarInfo",
-           "ModularSite", "Observation", "ParamSpec", "PluginError", "Provider", "Registry",
-           "RunConfig", "SemanticView", "Site", "SiteLogic", "SkillCategory", "Sort", "State",
-           "SurfaceKind", "Task", "TaskTemplate", "WebMDPError", "World", "WorldSpec",
+           "ModularSite", "Observation", "ParamSpec", "PlanningAgent", "PluginError", "Provider",
+           "Registry", "RunConfig", "SemanticView", "Site", "SiteLogic", "SkillCategory", "Sort",
+           "State", "SurfaceKind", "Task", "TaskTemplate", "WebMDPError", "World", "WorldSpec",
            "__version__", "agent_names", "aggregate", "declare_action", "env_ids",
            "episode_metrics", "get_site", "load_run", "make", "make_agent", "register_agent",
            "register_site", "run_tasks", "select_tasks", "site_names", "verify"]
@@ -78,6 +79,7 @@ def __dir__() -> list[str]:
 
 if TYPE_CHECKING:
     from webmdp.agents.base import Agent, AgentOutput, SemanticView
+    from webmdp.agents.builtin import PlanningAgent
     from webmdp.agents.llm.clients import PROVIDERS, Provider
     from webmdp.agents.llm.grammars import GRAMMARS, GrammarInfo
     from webmdp.agents.registry import AGENTS, agent_names, make_agent, register_agent

@@ -135,3 +135,30 @@ def test_the_task_cache_key_covers_plugin_code(tmp_path: Path) -> None:
     (tmp_path / "keyedpkg" / "site.py").write_text("X = 2\n")  # the plugin's site is edited
     second = key(env)
     assert len({without, first, second}) == 3
+
+
+def test_a_grammar_package_is_listed_and_exported_through_its_entry_point(tmp_path: Path
+                                                                          ) -> None:
+    fake_dist(tmp_path, "webmdp-terse", {"webmdp.grammars": {"terse": "terse:INFO"}},
+              {"terse.py": f"""
+                  WEBMDP_PLUGIN_API = {PLUGIN_API}
+                  from webmdp import GrammarInfo
+                  from webmdp.agents.llm.grammars.json_grammar import GRAMMAR, actions_doc, write
+
+                  INFO = GrammarInfo("terse", __name__, family="a terse JSON family",
+                                     channel="chat", image_policy="none", history_images=0,
+                                     screenshot=False, axtree=True)
+                  """})
+    env = {**os.environ, "PYTHONPATH": str(tmp_path), "COLUMNS": "200"}
+    listed = subprocess.run([WEBMDP, "agents"], capture_output=True, text=True, env=env,
+                            check=True).stdout
+    assert "terse" in listed and "a terse JSON family" in listed
+    code = ("from webmdp.synth.export import supported_grammars, Writer; "
+            "print(supported_grammars()); "
+            "print(Writer('terse').write('I look.', {'name': 'Search', "
+            "'params': {'query': 'x'}}, 'semantic'))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         env=env, check=True).stdout.splitlines()
+    assert out[0] == "['uitars', 'qwen', 'json', 'terse']"
+    assert json.loads(out[1]) == {"thought": "I look.",
+                                  "action": {"name": "Search", "params": {"query": "x"}}}

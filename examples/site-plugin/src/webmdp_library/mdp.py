@@ -6,7 +6,6 @@ from typing import Any
 
 from webmdp.sites.toolkit import Action, Observation, SurfaceKind, World, require
 from webmdp.sites.toolkit import handlers as H
-
 from webmdp_library import vocab as V
 from webmdp_library.state import LibraryState as S
 from webmdp_library.world import CARD_FIELDS, DETAIL_FIELDS

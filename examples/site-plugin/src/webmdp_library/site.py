@@ -16,7 +16,6 @@ from webmdp.sites.toolkit import (
     declare_action,
     shown,
 )
-
 from webmdp_library import mdp
 from webmdp_library.state import LibraryState
 from webmdp_library.vocab import CATALOG

@@ -27,7 +27,6 @@ from webmdp.sites.toolkit import (
     pin_group,
     pin_split,
 )
-
 from webmdp_library import vocab as V
 
 GROUP_FIELDS = ("genre", "format")

@@ -5,7 +5,6 @@ from __future__ import annotations
 import random
 
 from webmdp.sites.toolkit import Entity, World, WorldSpec, assemble
-
 from webmdp_library import vocab as V
 
 CARD_FIELDS = ("title", "author", "genre", "format", "year", "pages")
