@@ -4,6 +4,11 @@ server against one per worker, the Ray backend against the local one, and a mode
 
     python benchmarks/bench_runner.py [N_TASKS] [--no-ray]
 
+First, the runner's serial part (benchmarks/bench_serial.py): the line
+``parent serial time: X s for 1200 semantic episodes`` (a 1-worker ``webmdp run`` of 1,200
+semantic episodes less the seconds its worker spent inside them), then the same run's 1- and
+2-worker wall times.
+
 The oracle runs in browser mode (axtree observation) on N_TASKS tasks (default 100) spread
 over every site. Scaling efficiency = rate(W) / (W x rate(1)); on a 2-core machine it cannot
 pass 2 / W beyond two workers.
@@ -22,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 import psutil
+from bench_serial import main as serial
 
 from webmdp.agents.llm import ModelAgentConfig
 from webmdp.cli.common import select_tasks
@@ -116,6 +122,7 @@ def oracle_model(tasks: list[Task]) -> tuple[Any, float]:
 
 
 def main(n_tasks: int = 100, ray: bool = True) -> None:
+    serial()  # first: its first line ("parent serial time: ...") is read by scripts
     tasks = select_tasks("all", limit=n_tasks, spread=True)
     oracle = [AgentSpec("oracle")]
     print(f"## Runs at scale ({len(tasks)} tasks, oracle, browser mode, {os.cpu_count()} "

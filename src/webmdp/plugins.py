@@ -97,7 +97,7 @@ class Registry(Generic[T]):
     """Named lazy targets of one kind (``site``, ``agent``, ...), built-ins first, then the
     entry points of ``group``, then names registered at run time."""
 
-    def __init__(self, kind: str, group: str, builtins: dict[str, str], *,
+    def __init__(self, kind: str, group: str | None, builtins: dict[str, str], *,
                  pattern: str = r"[a-z][a-z0-9_-]*", check: Callable[[T], None] | None = None):
         self.kind, self.group = kind, group
         self.pattern = re.compile(pattern)
@@ -112,12 +112,13 @@ class Registry(Generic[T]):
         if self._entries is None:
             version = _webmdp_version()
             entries = {n: Entry(n, t, BUILTIN, version) for n, t in self._builtins.items()}
-            for ep in metadata.entry_points(group=self.group):
+            eps = metadata.entry_points(group=self.group) if self.group else ()
+            for ep in eps:
                 dist = getattr(ep, "dist", None)
                 package = dist.name if dist is not None else ep.module
                 self._add(entries, Entry(ep.name, ep.value, package,
                                          dist.version if dist is not None else "?"))
-            for name, target in _runtime().get(self.group, {}).items():
+            for name, target in _runtime().get(self.group or "", {}).items():
                 old = entries.get(name)
                 if old is None or old.target != target:  # the same again is no clash
                     self._add(entries, Entry(name, target, RUNTIME, ""))
@@ -172,7 +173,7 @@ class Registry(Generic[T]):
         self._entries = entries
         self._loaded.pop(name, None)
         runtime = _runtime()
-        runtime.setdefault(self.group, {})[name] = target
+        runtime.setdefault(self.group or self.kind, {})[name] = target
         os.environ[ENV] = json.dumps(runtime, sort_keys=True)
 
     def _add(self, entries: dict[str, Entry], entry: Entry) -> None:

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import typer
 from rich.console import Console
 from rich.table import Table
 
-from webmdp.cli.common import _names, console, fail, request_options, user_errors
+from webmdp.cli.common import console, fail, names, request_options, user_errors
 from webmdp.redact import strict_dumps, write_scrubbed
 
 app = typer.Typer(help="WebForge's pipeline: balanced tasks per domain x level x answer type, "
@@ -23,10 +24,10 @@ NOISE_LEVELS = ("none", "light", "real", "real-time")
 def _sites(site: str) -> list[str]:
     from webmdp.sites import get_site, site_names
 
-    names = _names(site) or site_names()
-    for n in names:
+    chosen = names(site) or site_names()
+    for n in chosen:
         get_site(n)
-    return names
+    return chosen
 
 
 @app.callback()
@@ -159,39 +160,16 @@ def calibrate(
     and L3 with 95% intervals; flag any dimension that is not monotone (L1 >= L2 >= L3).
     By default the built-in greedy and random agents; `--agent step --model ...` calibrates a
     model agent on the same set."""
-    from webmdp.agents.registry import MODEL_AGENTS, agent_names
-    from webmdp.forge.calibrate import BROWSER_AGENTS
     from webmdp.forge.calibrate import calibrate as run
     from webmdp.redact import register as register_secret
 
     register_secret(api_key)
-    agents = tuple(dict.fromkeys(_names(agent)))
-    model_cfg = None
     with user_errors():
         sites = _sites(site)
-        if not agents:
-            raise fail("--agent needs at least one agent, e.g. greedy,random")
-        driven = [a for a in agents if a in MODEL_AGENTS]
-        if mode not in ("semantic", "browser"):
-            raise fail(f"--mode must be semantic or browser, got {mode!r}")
-        if driven and model is None:
-            raise fail(f"agent '{driven[0]}' is driven by a model: give --model PROVIDER/MODEL")
-        if model is not None and not driven:
-            raise fail("--model drives a model agent: add step, plan or tree to --agent")
-        if model is not None:
-            from webmdp.cli.run_cmd import _model_config
-
-            model_cfg = _model_config(driven, mode, model, grammar, base_url, api_key, "model",
-                                      3, None, None, False, None, None, timeout, max_retries,
-                                      concurrency)
-        known = set(agent_names())  # the model agents among them
-        for a in agents:
-            if a not in known and ":" not in a:
-                raise fail(f"unknown agent '{a}'; known: {', '.join(sorted(known))}")
-            if a in BROWSER_AGENTS:
-                raise fail(f"agent '{a}' reads the visual tasks' pixels in Chromium: it runs "
-                           "with --browser, not on the balanced set")
-        agents = tuple(a for a in agents if a != "oracle")  # it always runs
+        agents, model_cfg = _calibration_agents(
+            agent, mode, {"model": model, "grammar": grammar, "base_url": base_url,
+                          "api_key": api_key, "timeout": timeout, "max_retries": max_retries,
+                          "concurrency": concurrency})
     with console.status("calibrating...") as status:
         data = run(per_level, sites=sites, browser=browser, visual_per_site=visual,
                    progress=lambda m: status.update(m), agents=agents, model=model_cfg,
@@ -199,6 +177,47 @@ def calibrate(
     if as_json:
         typer.echo(json.dumps(data))
         return
+    _show_calibration(data)
+
+
+def _calibration_agents(agent: str, mode: str, request: dict[str, Any]
+                        ) -> tuple[tuple[str, ...], Any]:
+    """The agents to calibrate (the oracle always runs, so it is left out) and a model
+    agent's config (built as `webmdp run` builds it), each refused in one line."""
+    from webmdp.agents.registry import MODEL_AGENTS, agent_names
+    from webmdp.forge.calibrate import BROWSER_AGENTS
+
+    agents = tuple(dict.fromkeys(names(agent)))
+    model = request["model"]
+    if not agents:
+        raise fail("--agent needs at least one agent, e.g. greedy,random")
+    driven = [a for a in agents if a in MODEL_AGENTS]
+    if mode not in ("semantic", "browser"):
+        raise fail(f"--mode must be semantic or browser, got {mode!r}")
+    if driven and model is None:
+        raise fail(f"agent '{driven[0]}' is driven by a model: give --model PROVIDER/MODEL")
+    if model is not None and not driven:
+        raise fail("--model drives a model agent: add step, plan or tree to --agent")
+    model_cfg = None
+    if model is not None:
+        from webmdp.cli.run_cmd import _model_config
+
+        model_cfg = _model_config({**request, "agent": driven, "mode": mode, "value": "model",
+                                   "branching": 3, "coords": None, "history_images": None,
+                                   "set_of_marks": False, "temperature": None,
+                                   "max_tokens": None})
+    known = set(agent_names())  # the model agents among them
+    for a in agents:
+        if a not in known and ":" not in a:
+            raise fail(f"unknown agent '{a}'; known: {', '.join(sorted(known))}")
+        if a in BROWSER_AGENTS:
+            raise fail(f"agent '{a}' reads the visual tasks' pixels in Chromium: it runs "
+                       "with --browser, not on the balanced set")
+    return tuple(a for a in agents if a != "oracle"), model_cfg
+
+
+def _show_calibration(data: dict[str, Any]) -> None:
+    """Accuracy by dimension level, pooled, with each dimension's monotonicity."""
     table = Table("dimension", "L1", "L2", "L3", "monotone",
                   title=f"accuracy by dimension level, pooled ({', '.join(data['agents'])}; "
                   f"{data['episodes']} episodes; oracle left out); monotone per agent, "

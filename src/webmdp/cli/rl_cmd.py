@@ -4,8 +4,10 @@ datasets, and show the splits both draw from."""
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from importlib.util import find_spec
 from pathlib import Path
+from typing import Annotated, Any
 
 import typer
 
@@ -26,57 +28,55 @@ TASKS_HELP = ("A task file: split 'file', and its ids resolve first (an id of a 
               "task with other content is refused).")
 
 
+Site = Annotated[str, typer.Option("--site", help="A site, 'all', or 'cross-site'.")]
+Mode = Annotated[str, typer.Option(
+    "--mode", help="semantic (typed actions, text) or browser (GUI actions in Chromium, "
+    "screenshot + accessibility tree; a Chromium per session).")]
+Reward = Annotated[str, typer.Option(
+    "--reward", help="terminal (1/0 verdict), dense (potential-based shaping that counts the "
+    "task's information constraints), dense-state (shaping by the goal distance alone) or "
+    "rubric (cross-site rubric root). Whatever the reward, the last observation carries "
+    "metadata.success.")]
+MaxSessions = Annotated[int, typer.Option(
+    "--max-sessions", help="Concurrent WebSocket sessions (>= the trainer's generation "
+    "batch); in browser mode also the most Chromiums at once.")]
+StepBudget = Annotated[int, typer.Option(
+    "--step-budget", help="Steps per episode and site; invalid actions count against it.")]
+StepTimeout = Annotated[float, typer.Option(
+    "--step-timeout", help="Browser mode: seconds one step may take; past it the episode "
+    "ends with an error and the session's browser is recycled.")]
+Holdout = Annotated[str, typer.Option("--holdout", help=HOLDOUT_HELP)]
+Tasks = Annotated[Path | None, typer.Option("--tasks", help=TASKS_HELP)]
+Host = Annotated[str, typer.Option(
+    "--host", help="Interface to bind: loopback by default, where only loopback Host names "
+    "and this server's own origin are answered. Another (a trainer on another machine) needs "
+    "--token, and is warned about: plain HTTP, no TLS.")]
+Port = Annotated[int, typer.Option("--port", help="TCP port.")]
+Token = Annotated[str | None, typer.Option(
+    "--token", envvar="WEBMDP_RL_TOKEN", show_envvar=True,
+    help="Bearer token every request (the WebSocket upgrade included) must carry as "
+    "'Authorization: Bearer TOKEN', or 401; required off loopback. Prefer the environment "
+    "variable: a command line is visible to other users.")]
+AllowOrigin = Annotated[list[str], typer.Option(
+    "--allow-origin", metavar="URL", help="Also accept WebSocket upgrades and POSTs from "
+    "pages of this origin (scheme://host:port); repeatable. Any other Origin is refused "
+    "(403).")]
+AllowHost = Annotated[list[str], typer.Option(
+    "--allow-host", metavar="NAME", help="Also answer this Host name (repeatable); off "
+    "loopback, answer only these, loopback's and the bound address (default: any).")]
+Quiet = Annotated[bool, typer.Option(
+    "--quiet", help="Only the ready line: no progress while starting, no line per episode, "
+    "no minutely statistics.")]
+
+
 @app.command("serve")
-def serve(
-    site: str = typer.Option("all", "--site", help="A site, 'all', or 'cross-site'."),
-    mode: str = typer.Option("semantic", "--mode",
-                             help="semantic (typed actions, text) or browser (GUI actions in "
-                                  "Chromium, screenshot + accessibility tree; a Chromium per "
-                                  "session)."),
-    reward: str = typer.Option("terminal", "--reward",
-                               help="terminal (1/0 verdict), dense (potential-based shaping "
-                                    "that counts the task's information constraints), "
-                                    "dense-state (shaping by the goal distance alone) or "
-                                    "rubric (cross-site rubric root). Whatever the reward, "
-                                    "the last observation carries metadata.success."),
-    max_sessions: int = typer.Option(16, "--max-sessions",
-                                     help="Concurrent WebSocket sessions (>= the trainer's "
-                                          "generation batch); in browser mode also the most "
-                                          "Chromiums at once."),
-    step_budget: int = typer.Option(50, "--step-budget", help="Steps per episode and site; "
-                                    "invalid actions count against it."),
-    step_timeout: float = typer.Option(30.0, "--step-timeout",
-                                       help="Browser mode: seconds one step may take; past "
-                                            "it the episode ends with an error and the "
-                                            "session's browser is recycled."),
-    holdout: str = typer.Option("task", "--holdout", help=HOLDOUT_HELP),
-    tasks: Path | None = typer.Option(None, "--tasks", help=TASKS_HELP),
-    host: str = typer.Option("127.0.0.1", "--host",
-                             help="Interface to bind: loopback by default, where only "
-                                  "loopback Host names and this server's own origin are "
-                                  "answered. Another (a trainer on another machine) needs "
-                                  "--token, and is warned about: plain HTTP, no TLS."),
-    port: int = typer.Option(8000, "--port", help="TCP port."),
-    token: str | None = typer.Option(None, "--token", envvar="WEBMDP_RL_TOKEN",
-                                     show_envvar=True,
-                                     help="Bearer token every request (the WebSocket "
-                                          "upgrade included) must carry as 'Authorization: "
-                                          "Bearer TOKEN', or 401; required off loopback. "
-                                          "Prefer the environment variable: a command line "
-                                          "is visible to other users."),
-    allow_origin: list[str] = typer.Option([], "--allow-origin", metavar="URL",
-                                           help="Also accept WebSocket upgrades and POSTs "
-                                                "from pages of this origin "
-                                                "(scheme://host:port); repeatable. Any other "
-                                                "Origin is refused (403)."),
-    allow_host: list[str] = typer.Option([], "--allow-host", metavar="NAME",
-                                         help="Also answer this Host name (repeatable); off "
-                                              "loopback, answer only these, loopback's and "
-                                              "the bound address (default: any)."),
-    quiet: bool = typer.Option(False, "--quiet", help="Only the ready line: no progress while "
-                                                      "starting, no line per episode, no "
-                                                      "minutely statistics."),
-) -> None:
+def serve(site: Site = "all", mode: Mode = "semantic", reward: Reward = "terminal",
+          max_sessions: MaxSessions = 16, step_budget: StepBudget = 50,
+          step_timeout: StepTimeout = 30.0, holdout: Holdout = "task", tasks: Tasks = None,
+          host: Host = "127.0.0.1", port: Port = 8000, token: Token = None,
+          allow_origin: AllowOrigin = [],  # noqa: B006 (Typer's default, never mutated)
+          allow_host: AllowHost = [],  # noqa: B006
+          quiet: Quiet = False) -> None:
     """Serve an OpenEnv environment (HTTP + WebSocket, OpenEnv's own server) over webmdp's
     sites, in semantic or browser mode: train / test splits under a holdout, levels,
     deterministic resets, terminal / dense / rubric rewards with the exact verdict beside
@@ -85,26 +85,11 @@ def serve(
              MAX_BROWSER_SESSIONS if mode == "browser" else MAX_SESSIONS)
     in_range("--step-budget", step_budget, 1)
     in_range("--port", port, 0, 65535)
-    from webmdp.server.origin import Access, is_loopback
-
     token = token or None  # an empty WEBMDP_RL_TOKEN is no token
-    if token is None and not is_loopback(host):
-        raise fail(f"--host {host} is not loopback: give a token (--token or "
-                   "WEBMDP_RL_TOKEN) that every client sends as 'Authorization: Bearer TOKEN'")
-    register_secret(token)
-    with user_errors():
-        access = Access(bind=host, token=token, allow_origins=tuple(allow_origin),
-                        allow_hosts=tuple(allow_host))
+    access = _access(host, token, allow_origin, allow_host)
     say = (lambda line: None) if quiet else (lambda line: typer.echo(line, err=True))
     start = time.monotonic()
-    if find_spec("openenv") is None:  # before the progress line: the refusal is one line
-        raise fail("webmdp rl needs OpenEnv: pip install 'webmdp[openenv]'")
-    say("loading OpenEnv and its server (FastAPI, gradio)...")
-    try:
-        from webmdp.rl.server import ServeLog, build_app
-        from webmdp.rl.server import serve as run
-    except ImportError as exc:
-        raise fail(f"webmdp rl needs OpenEnv: pip install 'webmdp[openenv]' ({exc})") from None
+    ServeLog, build_app, run = _openenv(say)
     if tasks is not None:
         with user_errors():
             read_task_file(tasks)
@@ -112,7 +97,7 @@ def serve(
         "it is warm)...")
     log = ServeLog(quiet)
     try:
-        app_ = build_app(site=site, mode=mode, reward=reward,  # type: ignore[arg-type]
+        app_ = build_app(site=site, mode=mode, reward=reward,
                          max_sessions=max_sessions, step_budget=step_budget,
                          tasks_file=None if tasks is None else str(tasks), holdout=holdout,
                          step_timeout=step_timeout, log=log, warm=True, access=access)
@@ -130,6 +115,34 @@ def serve(
         log.every()
 
     run(app_, host=host, port=port, on_ready=ready)
+
+
+def _access(host: str, token: str | None, allow_origin: list[str],
+            allow_host: list[str]) -> Any:
+    """Who the server answers (:mod:`webmdp.server.origin`); off loopback a token is
+    required."""
+    from webmdp.server.origin import Access, is_loopback
+
+    if token is None and not is_loopback(host):
+        raise fail(f"--host {host} is not loopback: give a token (--token or "
+                   "WEBMDP_RL_TOKEN) that every client sends as 'Authorization: Bearer TOKEN'")
+    register_secret(token)
+    with user_errors():
+        return Access(bind=host, token=token, allow_origins=tuple(allow_origin),
+                      allow_hosts=tuple(allow_host))
+
+
+def _openenv(say: Callable[[str], None]) -> tuple[Any, Any, Any]:
+    """OpenEnv's server pieces (ServeLog, build_app, serve), or a one-line refusal."""
+    if find_spec("openenv") is None:  # before the progress line: the refusal is one line
+        raise fail("webmdp rl needs OpenEnv: pip install 'webmdp[openenv]'")
+    say("loading OpenEnv and its server (FastAPI, gradio)...")
+    try:
+        from webmdp.rl.server import ServeLog, build_app
+        from webmdp.rl.server import serve as run
+    except ImportError as exc:
+        raise fail(f"webmdp rl needs OpenEnv: pip install 'webmdp[openenv]' ({exc})") from None
+    return ServeLog, build_app, run
 
 
 @app.command("dataset")

@@ -4,6 +4,7 @@ cards (CAP 3.1) and how much of CAP's taxonomy they cover."""
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import typer
 from rich.console import Console
@@ -27,7 +28,7 @@ def list_sites(
     from webmdp.errors import WebMDPError
     from webmdp.tasks.generate import plan
 
-    rows = []
+    rows: list[dict[str, Any]] = []
     with user_errors():
         entries = SITES.entries()
     for name in sorted(entries, key=lambda n: (not entries[n].builtin, n)):

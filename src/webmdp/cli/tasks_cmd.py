@@ -107,7 +107,7 @@ def generate(
 
 def _cross(out: Path, site: str, template: str | None, limit: int | None) -> None:
     from webmdp.cap.compose import DEFAULT_COUNT, generate_cross_tasks
-    from webmdp.cli.common import _select_cross
+    from webmdp.tasks.select import select_cross
 
     filtered = site != "all" or template is not None
     count = DEFAULT_COUNT if filtered else (limit or DEFAULT_COUNT)
@@ -116,7 +116,7 @@ def _cross(out: Path, site: str, template: str | None, limit: int | None) -> Non
                             "verified)..."):
             tasks = generate_cross_tasks(max(count, limit or 0))
         if filtered:
-            tasks = _select_cross(site, None, template, None, limit, False, tasks)
+            tasks = select_cross(tasks, site=site, template=template, limit=limit)
     write_tasks(out, tasks)
     n_sites = len({s for t in tasks for s in t.sites or ()})
     console.print(f"wrote {len(tasks)} cross-site tasks over {n_sites} sites to {out}")
@@ -124,14 +124,14 @@ def _cross(out: Path, site: str, template: str | None, limit: int | None) -> Non
 
 def _dial(out: Path, site: str, template: str | None, limit: int, level: int | None,
           dims: str | None, domain: str | None) -> None:
-    from webmdp.cli.common import _names
     from webmdp.sites import get_site, site_names
     from webmdp.tasks.dial import Request, parse_dims, search
     from webmdp.tasks.domains import check_domain
+    from webmdp.tasks.select import names
 
     with user_errors():
         request = Request(level, parse_dims(dims), check_domain(domain) if domain else None)
-        sites = _names(site) or site_names()
+        sites = names(site) or site_names()
         for name in sites:
             get_site(name)
         if template is not None:

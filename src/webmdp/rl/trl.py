@@ -36,6 +36,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any, Literal
 
+from webmdp.core.registry import site_names
 from webmdp.core.spec import ActionSpec, ParamSpec
 from webmdp.env.episode import DEFAULT_STEP_BUDGET
 from webmdp.rl.actions import GUI_TOOLS, Arg
@@ -43,6 +44,7 @@ from webmdp.rl.episode import RLEpisode, check_options, observation_text
 from webmdp.rl.rewards import RewardMode
 from webmdp.rl.splits import (
     ALL,
+    CROSS,
     FILE,
     Catalog,
     Holdout,
@@ -77,7 +79,7 @@ def environment(site: str | list[str] = "shopping", mode: str = "semantic",
     if scope.tasks is not None:
         _catalog(ALL, scope.tasks, scope.holdout).tasks(FILE)  # a bad file fails here too
     if isinstance(site, list) or site == ALL:
-        names = _scopes() if site == ALL else list(site)
+        names = [*site_names(), CROSS] if site == ALL else list(site)  # all: the benchmark
         return {n: _env_class(n, mode, reward, step_budget, scope) for n in names}
     return _env_class(site, mode, reward, step_budget, scope)
 

@@ -22,3 +22,5 @@ class Event:
     row: dict[str, Any] | None = None
     cause: str | None = None
     n: int = 0
+    seconds: float = 0.0
+    """The worker's wall time on the attempt (its outcome's ``seconds``)."""

@@ -13,6 +13,8 @@ from webmdp.runner.worker import WorkerContext, execute
 
 
 class InlinePool:
+    reports_start = True
+
     def __init__(self, root: Path, settings: RunSettings,
                  server_addr: tuple[str, str] | None = None):
         self.ctx = WorkerContext(root, settings, server_addr)
@@ -38,7 +40,8 @@ class InlinePool:
             return []
         spec = self._queued.pop()
         out = execute(self.ctx, spec, self.slot)
-        return [Event("start", spec), Event(out.status, spec, row=out.row, cause=out.cause)]
+        return [Event("start", spec), Event(out.status, spec, row=out.row, cause=out.cause,
+                                            seconds=out.seconds)]
 
     def kill_episode(self, key: tuple[str, str, str], cause: str) -> list[Event]:
         return []  # an inline episode has ended by the time the scheduler looks

@@ -14,7 +14,9 @@ import multiprocessing as mp
 import os
 import queue
 import signal
+import sys
 import threading
+import time
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
 from pathlib import Path
@@ -24,6 +26,13 @@ from webmdp.runner.events import Event
 from webmdp.runner.procs import exit_with_parent, kill_tree
 from webmdp.runner.spec import EpisodeSpec, RunSettings
 from webmdp.runner.worker import Outcome, WorkerContext, execute, mark_process
+
+BEAT_EVERY_S = 1.0
+"""At most one ``beat`` message a second per slot (a semantic episode steps every few
+milliseconds; a message per step only kept the runner busy)."""
+PREFETCH = 1
+"""Episodes queued at a worker beyond its slots, so a slot that ends one starts the next
+without waiting for the runner's reply (their clock starts when they start)."""
 
 
 def worker_main(conn: Connection, root: str, settings: RunSettings,
@@ -47,9 +56,14 @@ def worker_main(conn: Connection, root: str, settings: RunSettings,
             while (spec := jobs.get()) is not None:
                 send("start", spec.key)
                 key = spec.key
+                last = [time.monotonic()]
 
-                def beat(n: int, key: tuple[str, str, str] = key) -> None:
-                    send("beat", key, n)
+                def beat(n: int, key: tuple[str, str, str] = key, last: list[float] = last
+                         ) -> None:  # the slot's own watchdog sees every step; the runner
+                    now = time.monotonic()  # only needs to hear that the worker lives
+                    if now - last[0] >= BEAT_EVERY_S:
+                        last[0] = now
+                        send("beat", key, n)
 
                 try:
                     out = execute(ctx, spec, slot, beat=beat)
@@ -79,6 +93,9 @@ def worker_main(conn: Connection, root: str, settings: RunSettings,
                 break
     except EOFError:
         pass
+    with contextlib.suppress(queue.Empty):  # queued, never started: a resume runs them
+        while True:
+            jobs.get_nowait()
     for _ in threads:
         jobs.put(None)
     for t in threads:
@@ -87,6 +104,11 @@ def worker_main(conn: Connection, root: str, settings: RunSettings,
     ctx.close()
     with contextlib.suppress(OSError):
         send("bye")
+    # every slot has ended and its browser is closed: exit now, without tearing down the
+    # interpreter's objects (the run's tasks and worlds), which the runner would wait out
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(0)
 
 
 @dataclass
@@ -100,6 +122,10 @@ class _Worker:
 
 class LocalPool:
     """``settings.workers`` worker processes; the :class:`Scheduler` drives it."""
+
+    reports_start = True
+    """Episodes are queued at workers (:data:`PREFETCH`): each one's clock starts at its
+    ``start`` message."""
 
     def __init__(self, root: Path, settings: RunSettings,
                  server_addr: tuple[str, str] | None = None):
@@ -129,10 +155,13 @@ class LocalPool:
         return w
 
     def capacity(self) -> int:
-        return sum(self.settings.slots - len(w.inflight) for w in self._workers.values())
+        return sum(self._room(w) for w in self._workers.values())
+
+    def _room(self, w: _Worker) -> int:
+        return self.settings.slots + PREFETCH - len(w.inflight)
 
     def submit(self, spec: EpisodeSpec) -> None:
-        w = max(self._workers.values(), key=lambda w: self.settings.slots - len(w.inflight))
+        w = max(self._workers.values(), key=self._room)
         w.inflight[spec.key] = spec
         w.conn.send(("run", spec))
 
@@ -167,7 +196,8 @@ class LocalPool:
         if kind == "outcome":
             spec = w.inflight.pop(msg[1], None)
             out: Outcome = msg[2]
-            return [Event(out.status, spec, row=out.row, cause=out.cause)] if spec else []
+            return [Event(out.status, spec, row=out.row, cause=out.cause,
+                          seconds=out.seconds)] if spec else []
         return []
 
     def _died(self, w: _Worker) -> list[Event]:

@@ -7,6 +7,7 @@ refused unless forced (:func:`check_compatible`).
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -21,6 +22,7 @@ from typing import Any
 
 from webmdp.errors import ConfigError
 from webmdp.redact import redact_argv, scrub
+from webmdp.tasks.cache import canonical_lines
 from webmdp.tasks.codes import CODE_KEY_ENV, KDF, LEGACY_KDF, key_fingerprint
 from webmdp.tasks.model import Task
 
@@ -42,20 +44,28 @@ so a single-site task set hashes as it did before them (its runs stay resumable)
 def task_set_hash(tasks: list[Task], *, basis: int = HASH_BASIS) -> str:
     """sha256 over the tasks' canonical JSON, in id order: the same tasks give the same hash.
     ``basis`` 2 leaves out :data:`DERIVED` fields; 1 is the hash runs made before it stored
-    (task format 1: every field, ``version`` 1, no difficulty)."""
+    (task format 1: every field, ``version`` 1, no difficulty). The canonical lines of tasks
+    read from the disk cache come from the cache's stored bytes (a sidecar computed once per
+    set), not from dumping every world again."""
+    canon = functools.partial(_canonical, basis=basis)
+    ordered = sorted(tasks, key=lambda t: t.id)
     h = hashlib.sha256()
-    for t in sorted(tasks, key=lambda t: t.id):
-        data = t.model_dump(mode="json")
-        for key in DERIVED:
-            data.pop(key, None)
-        for key in OPTIONAL:
-            if data.get(key) is None:
-                data.pop(key, None)
-        if basis == 1:
-            data["version"] = 1
-        h.update(json.dumps(data, sort_keys=True).encode())
+    for line in canonical_lines(ordered, f"hash{basis}", canon):
+        h.update(line)
         h.update(b"\n")
     return h.hexdigest()
+
+
+def _canonical(data: dict[str, Any], *, basis: int) -> bytes:
+    """A task's canonical JSON (``data``: its JSON object, changed in place)."""
+    for key in DERIVED:
+        data.pop(key, None)
+    for key in OPTIONAL:
+        if data.get(key) is None:
+            data.pop(key, None)
+    if basis == 1:
+        data["version"] = 1
+    return json.dumps(data, sort_keys=True).encode()
 
 
 def git_revision() -> str | None:

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from webmdp.errors import ConfigError
+from webmdp.plugins import ENV as PLUGINS_ENV
 from webmdp.runner.events import Event
 from webmdp.runner.limits import check_workers, usable_cpus
 from webmdp.runner.spec import EpisodeSpec, RunSettings
@@ -87,6 +88,8 @@ class RayPool:
         if not ray.is_initialized():
             kw: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False,
                                   "configure_logging": False}
+            if os.environ.get(PLUGINS_ENV):  # names registered at run time reach the actors
+                kw["runtime_env"] = {"env_vars": {PLUGINS_ENV: os.environ[PLUGINS_ENV]}}
             if address:
                 ray.init(address=address, **kw)
             else:
@@ -140,7 +143,8 @@ class RayPool:
             except ray.exceptions.RayError as exc:
                 events.append(Event("lost", spec, cause=f"Ray task failed: {_short(exc)}"))
                 continue
-            events.append(Event(out.status, spec, row=out.row, cause=out.cause))
+            events.append(Event(out.status, spec, row=out.row, cause=out.cause,
+                                seconds=out.seconds))
         return events
 
     def _replace(self, aid: int, cause: str | None,

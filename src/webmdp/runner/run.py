@@ -146,7 +146,8 @@ def _execute(plan: RunPlan, on_change: Callable[[Tally], None] | None,
         if manifest is not None and invocation is not None:
             invocation.update(ended=mf._now(), status=outcome.status, episodes=len(rows),
                               run=outcome.tally.done, retries=outcome.tally.retries,
-                              infra_errors=outcome.tally.infra_errors, error=outcome.error)
+                              infra_errors=outcome.tally.infra_errors, error=outcome.error,
+                              episode_s=round(outcome.tally.episode_s, 3))
             mf.write(plan.root, manifest)
     return outcome
 

@@ -44,6 +44,10 @@ def last_resort_s(limit: float) -> float:
 
 
 class Pool(Protocol):
+    """A backend. One with ``reports_start`` (a class attribute, true) sends a ``start``
+    event when a worker takes an episode, and may queue episodes beyond its slots: their
+    clock starts then, not when submitted."""
+
     restarts: int
 
     def start(self) -> None: ...
@@ -68,6 +72,9 @@ class Tally:
     running: int = 0
     prompt_tokens: int = 0
     completion_tokens: int = 0
+    episode_s: float = 0.0
+    """Seconds workers spent on this invocation's episode attempts, as they measured them
+    (the run's parallel part; the rest of its wall time is the runner's own)."""
     started: float = field(default_factory=time.monotonic)
 
     def add(self, row: dict[str, Any]) -> None:
@@ -119,7 +126,8 @@ class Scheduler:
         self.pool, self.store, self.settings = pool, store, settings
         self.tasks = tasks
         self.pending: deque[EpisodeSpec] = deque(specs)
-        self.inflight: dict[tuple[str, str, str], tuple[EpisodeSpec, float]] = {}
+        self.inflight: dict[tuple[str, str, str], tuple[EpisodeSpec, float | None]] = {}
+        self._queues = bool(getattr(pool, "reports_start", False))
         self.tally = Tally(total=len(specs))
         self.on_change = on_change or (lambda _t: None)
         self.on_record = on_record or (lambda _r: None)
@@ -150,7 +158,7 @@ class Scheduler:
             while self._accepting() and self.pending and self.pool.capacity() > 0:
                 spec = self.pending.popleft()
                 self.pool.submit(spec)
-                self.inflight[spec.key] = (spec, time.monotonic())
+                self.inflight[spec.key] = (spec, None if self._queues else time.monotonic())
             for ev in self.pool.poll(0.25):
                 self._handle(ev)
             self._check_timeouts()
@@ -175,6 +183,7 @@ class Scheduler:
         if spec is None or spec.key not in self.inflight:
             return
         key = spec.key
+        self.tally.episode_s += ev.seconds
         if ev.kind == "start":
             self.inflight[key] = (spec, time.monotonic())  # the clock starts when it runs
             self.store.log_event("start", episode=list(key), attempt=spec.attempt)
@@ -227,7 +236,8 @@ class Scheduler:
         limit = self.settings.episode_timeout_s
         now = time.monotonic()
         for key, (_spec, t0) in list(self.inflight.items()):
-            if key in self.inflight and now - t0 > limit + last_resort_s(limit):
+            if key in self.inflight and t0 is not None and \
+                    now - t0 > limit + last_resort_s(limit):
                 cause = (f"episode exceeded its {limit:g} s wall-clock limit and was not "
                          "sealed at a step boundary (agent stuck); worker killed")
                 for ev in self.pool.kill_episode(key, cause):

@@ -16,16 +16,20 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+
+import orjson
 
 from webmdp.errors import ConfigError
 from webmdp.paths import check_name, under
 from webmdp.redact import scrub, strict_dumps
-from webmdp.tasks.io import write_tasks
+from webmdp.tasks.cache import task_lines
 from webmdp.tasks.model import Task
 from webmdp.trace import EpisodeTrace
 
@@ -70,19 +74,21 @@ class RunStore:
 
     def add_tasks(self, tasks: list[Task], *, replace: bool = False) -> None:
         """Merge ``tasks`` into DIR/tasks.jsonl by id: existing lines are kept, or with
-        ``replace`` overwritten by the new task of the same id."""
+        ``replace`` overwritten by the new task of the same id. A task read from the disk
+        cache is written as the bytes the cache holds (:func:`webmdp.tasks.cache.task_lines`),
+        which are its JSON: no task is dumped again."""
         path = self.root / "tasks.jsonl"
-        known: dict[str, Task] = {}
+        known: dict[str, bytes] = {}
         if path.is_file():
-            from webmdp.tasks.io import read_tasks
-
-            known = {t.id: t for t in read_tasks(path)}
-        for t in tasks:
-            if replace:
-                known[t.id] = t
-            else:
-                known.setdefault(t.id, t)
-        write_tasks(path, list(known.values()))
+            known = dict(TaskLines(path).lines())
+        for t, line in zip(tasks, task_lines(tasks), strict=True):
+            if replace or t.id not in known:
+                known[t.id] = line
+        tmp = path.with_name(f".{path.name}.tmp")
+        with tmp.open("wb") as fh:
+            for line in known.values():
+                fh.write(line.rstrip(b"\n") + b"\n")
+        os.replace(tmp, path)
 
     def write_trace(self, trace: EpisodeTrace) -> Path:
         """Write the trace atomically (a temporary file beside it, then a rename): a reader
@@ -142,15 +148,13 @@ class RunStore:
         rows (one per episode)."""
         rows = []
         for path in sorted((self.root / "episodes").glob("*/*/*.json")):
-            try:
-                trace = EpisodeTrace.model_validate_json(path.read_text())
-            except (OSError, ValueError):
-                continue  # not a trace (a torn file cannot exist: writes are atomic)
-            rows.append(summary_row(trace, path.relative_to(self.root)))
+            row = _trace_row(path, path.relative_to(self.root))
+            if row is not None:  # else not a trace (a torn file cannot exist: writes are atomic)
+                rows.append(row)
         tmp = self.root / ".results.jsonl.tmp"
         tmp.write_text("".join(strict_dumps(r) + "\n" for r in rows))
         os.replace(tmp, self.root / "results.jsonl")
-        _write_parquet(rows, self.root / "episodes.parquet")
+        _write_parquet(self.root / "results.jsonl", self.root / "episodes.parquet")
         return rows
 
 
@@ -176,8 +180,74 @@ def summary_row(trace: EpisodeTrace, trace_file: Path) -> dict[str, Any]:
             "model_calls": len(calls), "trace": str(trace_file)}
 
 
-def _write_parquet(rows: list[dict[str, Any]], path: Path) -> None:
+def _trace_row(path: Path, trace_file: Path) -> dict[str, Any] | None:
+    """:func:`summary_row` of the trace stored at ``path``, read as JSON (orjson) rather than
+    validated as an :class:`EpisodeTrace`: a run's end reads every trace, and validating a
+    thousand of them was most of its time. The same row; ``None`` for a file that is no
+    trace."""
+    try:
+        d = orjson.loads(path.read_bytes())
+        steps = d.get("steps") or []
+        calls = [c for s in steps if s.get("notes")
+                 for c in s["notes"].get("model_calls") or []]
+        return {"task_id": d["task_id"], "site": d["site"], "template": d["template"],
+                "agent": d["agent"], "mode": d["mode"], "success": bool(d.get("success", False)),
+                "termination": d.get("termination", "finished"), "gui_steps": len(steps),
+                "infra_error": d.get("infra_error"),
+                "duration_s": round(float(d.get("duration_s", 0.0)), 3),
+                "prompt_tokens": sum(c.get("prompt_tokens") or 0 for c in calls),
+                "completion_tokens": sum(c.get("completion_tokens") or 0 for c in calls),
+                "model_calls": len(calls), "trace": str(trace_file)}
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return None
+
+
+_ID = re.compile(rb'^\{(?:"version":\d+,)?"id":"([^"\\]*)"')
+
+
+class TaskLines:
+    """A run's ``tasks.jsonl`` by id, each task parsed when first asked for: a worker reads
+    only the tasks it runs. Ids come from the line's start, as webmdp writes it, else from the
+    parsed line."""
+
+    def __init__(self, path: Path):
+        self.path = Path(path)
+        self._lines: dict[str, bytes] | None = None
+        self._tasks: dict[str, Task] = {}
+        self._lock = threading.Lock()
+
+    def lines(self) -> Iterator[tuple[str, bytes]]:
+        """(id, JSON line) in file order."""
+        return iter(self._index().items())
+
+    def _index(self) -> dict[str, bytes]:
+        if self._lines is None:
+            data = self.path.read_bytes() if self.path.is_file() else b""
+            out = {}
+            for line in data.splitlines():
+                if not line.strip():
+                    continue
+                m = _ID.match(line)
+                out[m.group(1).decode() if m else orjson.loads(line)["id"]] = line
+            self._lines = out
+        return self._lines
+
+    def __contains__(self, task_id: object) -> bool:
+        return task_id in self._index()
+
+    def __getitem__(self, task_id: str) -> Task:
+        with self._lock:
+            if task_id not in self._tasks:
+                self._tasks[task_id] = Task.model_validate(orjson.loads(self._index()[task_id]))
+            return self._tasks[task_id]
+
+
+def _write_parquet(jsonl: Path, path: Path) -> None:
+    """``episodes.parquet`` from the ``results.jsonl`` just written, read by Arrow's own JSON
+    reader: building the table from Python rows made pyarrow import pandas (0.5-1 s) in every
+    run's parent."""
     import pyarrow as pa
+    import pyarrow.json as pj
     import pyarrow.parquet as pq
 
     s, i = pa.string(), pa.int64()
@@ -186,8 +256,11 @@ def _write_parquet(rows: list[dict[str, Any]], path: Path) -> None:
                         ("gui_steps", i), ("infra_error", s), ("duration_s", pa.float64()),
                         ("prompt_tokens", i), ("completion_tokens", i), ("model_calls", i),
                         ("trace", s)])  # explicit: a column empty in one run is still typed
-    table = pa.table({f.name: pa.array([r.get(f.name) for r in rows], type=f.type)
-                      for f in schema}, schema=schema)
+    if jsonl.stat().st_size == 0:
+        table = schema.empty_table()
+    else:
+        table = pj.read_json(jsonl, parse_options=pj.ParseOptions(
+            explicit_schema=schema, unexpected_field_behavior="ignore")).select(schema.names)
     tmp = path.with_name(f".{path.name}.tmp")
     pq.write_table(table, tmp)
     os.replace(tmp, path)

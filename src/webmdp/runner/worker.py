@@ -21,15 +21,13 @@ from typing import Any
 
 from webmdp.agents.base import Agent
 from webmdp.agents.registry import make_agent
-from webmdp.env.browser import BrowserConfig, BrowserEnv
 from webmdp.env.episode import Episode
 from webmdp.env.semantic import SemanticEnv
 from webmdp.errors import InfrastructureError
 from webmdp.redact import register as register_secret
 from webmdp.runner.episode import run_episode
 from webmdp.runner.spec import EpisodeSpec, RunSettings
-from webmdp.runner.store import RunStore, StoreError, summary_row
-from webmdp.tasks.io import read_tasks
+from webmdp.runner.store import RunStore, StoreError, TaskLines, summary_row
 from webmdp.tasks.model import Task
 from webmdp.trace import EpisodeTrace
 
@@ -49,6 +47,9 @@ class Outcome:
     status: str
     row: dict[str, Any] | None = None
     cause: str | None = None
+    seconds: float = 0.0
+    """Wall time the worker spent on the attempt (agent, episode, trace written): the
+    parallel part of a run, which the runner sums (``episode_s`` in its invocation)."""
 
 
 DEAD_GRACE_S = 10.0
@@ -93,7 +94,8 @@ class WorkerContext:
         self.root = Path(root)
         self.settings = settings
         self.store = RunStore(self.root)
-        self.tasks: dict[str, Task] = {t.id: t for t in read_tasks(self.root / "tasks.jsonl")}
+        self.tasks = TaskLines(self.root / "tasks.jsonl")
+        """The run's tasks by id, each parsed on first use (a worker reads only its own)."""
         self._server_addr = server_addr
         self._server: Any = None
         self._lock = threading.Lock()
@@ -184,7 +186,16 @@ class WorkerContext:
 
 def execute(ctx: WorkerContext, spec: EpisodeSpec, slot: Slot,
             beat: Callable[[int], None] | None = None) -> Outcome:
-    """Run one episode attempt in ``slot`` and store it (see the module docstring)."""
+    """Run one episode attempt in ``slot`` and store it (see the module docstring); the
+    outcome carries the seconds it took."""
+    t0 = time.perf_counter()
+    out = _execute(ctx, spec, slot, beat)
+    out.seconds = time.perf_counter() - t0
+    return out
+
+
+def _execute(ctx: WorkerContext, spec: EpisodeSpec, slot: Slot,
+             beat: Callable[[int], None] | None) -> Outcome:
     task = ctx.tasks[spec.task_id]
     label = spec.agent.label()
     register_secret(getattr(spec.agent.model, "api_key", None))  # never written (redact)
@@ -228,6 +239,8 @@ def _run(ctx: WorkerContext, spec: EpisodeSpec, task: Task, agent: Agent, label:
     if spec.mode == "semantic":
         return run_episode(SemanticEnv(task, agent=label, step_budget=s.step_budget), agent,
                            beat)
+    from webmdp.env.browser import BrowserConfig, BrowserEnv  # the browser, only when asked
+
     shots = ctx.store.episode_dir(label, "browser") / "shots" if s.screenshots else None
     cfg = BrowserConfig(step_budget=s.step_budget, screenshot_dir=shots,
                         observation=s.observation, noise=s.noise)  # type: ignore[arg-type]

@@ -23,6 +23,7 @@ import os
 import shutil
 import sys
 import tempfile
+import threading
 from collections.abc import Callable, Iterator, Sequence
 from functools import cache
 from pathlib import Path
@@ -137,8 +138,81 @@ def _lock(entry: Path) -> Iterator[None]:
 
 
 def _read(entry: Path) -> tuple[Task, ...]:
-    """An entry's tasks (a malformed entry is still a miss)."""
-    return parse_tasks(entry.read_bytes())
+    """An entry's tasks (a malformed entry is still a miss). Each task remembers where its
+    line is (:func:`task_lines`, :func:`canonical_lines` read the stored bytes back)."""
+    tasks = parse_tasks(entry.read_bytes())
+    with _ORIGIN_LOCK:
+        for k, t in enumerate(tasks):
+            _ORIGIN[id(t)] = (t, entry, k)
+    return tasks
+
+
+def cached_path(name: str) -> Path | None:
+    """The entry of the task set ``name`` if the cache holds it (nothing is read)."""
+    entry = _entry(name)
+    return entry if entry is not None and entry.is_file() else None
+
+
+# -- the stored bytes of tasks read from the cache ------------------------------------------------
+_ORIGIN: dict[int, tuple[Task, Path, int]] = {}
+"""``id(task)`` -> (the task, its entry, its line): the tasks this process read from the
+cache (the task is held, so its id is never reused)."""
+_ORIGIN_LOCK = threading.Lock()
+
+
+def task_lines(tasks: Sequence[Task]) -> list[bytes]:
+    """Each task's JSON line (``model_dump_json``): the entry's stored bytes for a task read
+    from the cache, which are exactly that (tasks are written so and generation is
+    deterministic), else dumped now."""
+    return _lines(tasks, "", lambda t: t.model_dump_json().encode())
+
+
+def canonical_lines(tasks: Sequence[Task], kind: str,
+                    canon: Callable[[dict[str, Any]], bytes]) -> list[bytes]:
+    """``canon`` of each task's JSON object (a run's task-set hash: its canonical form). For
+    a task read from the cache, from a sidecar of its entry (``<entry>.<kind>``) computed
+    once from the stored bytes and kept beside it; else from ``model_dump(mode="json")``.
+    ``kind`` names the form (a new form, a new name)."""
+    return _lines(tasks, kind, lambda t: canon(t.model_dump(mode="json")),
+                  lambda line: canon(orjson.loads(line)))
+
+
+def _lines(tasks: Sequence[Task], kind: str, fallback: Callable[[Task], bytes],
+           derive: Callable[[bytes], bytes] | None = None) -> list[bytes]:
+    out: list[bytes | None] = [None] * len(tasks)
+    by_entry: dict[Path, list[tuple[int, int]]] = {}
+    for k, t in enumerate(tasks):
+        origin = _ORIGIN.get(id(t))
+        if origin is not None and origin[0] is t:
+            by_entry.setdefault(origin[1], []).append((k, origin[2]))
+    for entry, wanted in by_entry.items():
+        lines = _entry_lines(entry, kind, derive)
+        for k, i in wanted:
+            out[k] = lines[i] if lines is not None and i < len(lines) else None
+    return [line if line is not None else fallback(t) for line, t in zip(out, tasks, strict=True)]
+
+
+def _entry_lines(entry: Path, kind: str, derive: Callable[[bytes], bytes] | None
+                 ) -> list[bytes] | None:
+    """The entry's lines, or its ``kind`` sidecar's (built from them when missing); None
+    when unreadable (the caller falls back)."""
+    try:
+        raw = entry.read_bytes().splitlines()
+    except OSError:
+        return None
+    if not kind or derive is None:
+        return raw
+    side = entry.with_name(f"{entry.name}.{kind}")
+    try:
+        lines = side.read_bytes().splitlines()
+        if len(lines) == len(raw):
+            return lines
+    except OSError:
+        pass
+    with paused_gc():
+        lines = [derive(line) for line in raw]
+    _store(side, "".join(line.decode() + "\n" for line in lines))
+    return lines
 
 
 def parse_tasks(data: bytes) -> tuple[Task, ...]:

@@ -1,0 +1,102 @@
+"""Where tasks come from: a site's built-in set, the dial's level-1 pool of a site, the
+cross-site suite and a user's task file. Each is built once per process and read from the disk
+cache (:mod:`webmdp.tasks.cache`) when another process built it; only the sets asked for are
+read. :mod:`webmdp.tasks.select` chooses among them.
+
+Sites are named through the site registry (:mod:`webmdp.core.registry`) and the cross-site
+suite through a lazy ``module:attr`` target (:data:`CROSS_SOURCE`): the composer lives above
+the tasks layer (it needs the sites' cards), so naming it costs no import until it is read.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+import threading
+from collections.abc import Sequence
+from functools import cache
+from pathlib import Path
+
+from webmdp.tasks.model import Task
+
+CROSS = "cross-site"
+CROSS_SOURCE = "webmdp.cap.compose:generate_cross_tasks"
+"""The cross-site suite's generator (CAP's composer), loaded on first read."""
+LOCK = threading.Lock()
+"""One build at a time: concurrent sessions (``rl serve``) would otherwise each build it."""
+
+
+@cache
+def site_tasks(site: str) -> tuple[Task, ...]:
+    """A site's built-in task set."""
+    from webmdp.core.registry import get_site
+    from webmdp.tasks.generate import generate_site_tasks
+
+    return tuple(generate_site_tasks(get_site(site)))
+
+
+def build_sets(sites: Sequence[str]) -> None:
+    """Make sure the built-in sets of ``sites`` exist, building the missing ones in parallel
+    (:func:`webmdp.tasks.generate.generate_sets`); the cached ones are not read."""
+    from webmdp.core.registry import get_site
+    from webmdp.tasks.cache import cached_path
+    from webmdp.tasks.generate import generate_sets
+
+    missing = [s for s in sites if cached_path(f"{s}-{get_site(s).task_count}") is None]
+    if len(missing) > 1:
+        with LOCK:
+            generate_sets([get_site(s) for s in missing])
+
+
+@cache
+def cross_tasks() -> tuple[Task, ...]:
+    """The cross-site suite (:data:`CROSS_SOURCE`)."""
+    module, attr = CROSS_SOURCE.split(":")
+    generate = getattr(importlib.import_module(module), attr)
+    with LOCK:
+        return tuple(generate())
+
+
+@cache
+def dial_tasks(site: str) -> tuple[Task, ...]:
+    """The dial's level-1 tasks of ``site``, in stream order (``SITE_L1_NNNN``)."""
+    from webmdp.core.registry import get_site
+    from webmdp.tasks.cache import cached_tasks
+    from webmdp.tasks.dial import stream
+
+    def build(name: str) -> list[Task]:
+        return [t for t in stream(get_site(name))
+                if t.difficulty is not None and t.difficulty.level == 1]
+
+    with LOCK:
+        return cached_tasks(f"{site}-dial-L1", functools.partial(build, site))
+
+
+@cache
+def pool(sites: tuple[str, ...]) -> tuple[Task, ...]:
+    """The pool the splits of ``sites`` partition: site by site, its built-in tasks, then the
+    dial's level-1 tasks of that site."""
+    build_sets(sites)
+    return tuple(t for s in sites for t in (*site_tasks(s), *dial_tasks(s)))
+
+
+def read_task_file(path: Path | str) -> list[Task]:
+    """A task file's tasks, each checked as :func:`webmdp.tasks.io.read_checked` does (world
+    shape, the fields its site declares, unique ids): a bad task is one line naming the file,
+    the line and the place (``world.entities[3].title``), not a KeyError inside a run."""
+    from webmdp.tasks.io import read_checked
+
+    return [t for _, t in read_checked(path)]
+
+
+def builtin_twin(task: Task) -> Task | None:
+    """The built-in task (or dial level-1 task) of ``task``'s id, if its site has one."""
+    from webmdp.core.registry import site_names
+
+    if task.sites:
+        found: Sequence[Task] = cross_tasks() if task.id.startswith(CROSS + "_") else ()
+    elif task.site in site_names(plugins=True) and task.id.startswith(task.site + "_"):
+        found = pool((task.site,))
+    else:
+        return None
+    return next((t for t in found if t.id == task.id), None)
