@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import fcntl
 import html as htmllib
 import json
+import os
 import random
 import re
+import shutil
 from collections.abc import Callable, Iterator
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 from webmdp.core import Action, Site, State, World
@@ -77,3 +81,21 @@ def play(site: Site, world: World, *actions: Action) -> State:
     for action in actions:
         state = site.step(state, action, world)
     return state
+
+
+def shared_dir(tmp_path_factory: Any, name: str, build: Callable[[Path], None]) -> Path:
+    """A folder that ``build`` fills once per test session, however many pytest-xdist workers
+    ask for it: under xdist it lives in the session's root (the parent of each worker's
+    basetemp), and a file lock makes the other workers wait for the first. A build that fails
+    is not marked done: the next one to ask builds it again (and fails on its own)."""
+    base = tmp_path_factory.getbasetemp()
+    root = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+    out, done = root / name, root / f"{name}.done"
+    with open(root / f"{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not done.exists():
+            shutil.rmtree(out, ignore_errors=True)
+            out.mkdir()
+            build(out)
+            done.touch()
+    return out

@@ -17,6 +17,7 @@ from pathlib import Path
 import psutil
 import pytest
 
+from support import shared_dir
 from webmdp.runner.procs import run_processes
 
 pytestmark = pytest.mark.browser
@@ -92,16 +93,20 @@ def no_leftovers(out: Path) -> None:
     wait_for(lambda: not run_processes(out), 15, "the run's processes to exit")
 
 
-@pytest.fixture(scope="module")
-def reference(tmp_path_factory: pytest.TempPathFactory) -> dict:
-    """An uninterrupted run: the verdicts every faulty run must end with."""
-    out = tmp_path_factory.mktemp("reference")
+def _reference_run(out: Path) -> None:
     res = webmdp(*RUN, "--out", str(out))
     assert res.returncode == 0, res.stderr
+    no_leftovers(out)
+
+
+@pytest.fixture(scope="session")
+def reference(tmp_path_factory: pytest.TempPathFactory) -> dict:
+    """An uninterrupted run: the verdicts every faulty run must end with. Made once per
+    session, whichever pytest-xdist worker runs a test of this module first."""
+    out = shared_dir(tmp_path_factory, "runner-faults-reference", _reference_run)
     got = verdicts(out)
     assert len(got) == 12
     assert all(ok for (agent, _), (ok, _, _) in got.items() if agent == "oracle")
-    no_leftovers(out)
     return got
 
 

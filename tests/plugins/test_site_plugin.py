@@ -104,6 +104,16 @@ def test_run_in_browser_mode_with_two_workers(tmp_path: Path) -> None:
     assert len({r["template"] for r in rows}) == 3
 
 
+def test_ray_workers_find_the_plugin(tmp_path: Path) -> None:
+    # Ray comes with the dev extra `make setup` installs
+    out = tmp_path / "ray"
+    webmdp("run", "--site", SITE, "--agent", "card_reader", "--backend", "ray", "--workers",
+           "2", "--limit", "3", "--out", str(out), timeout=600)
+    rows = _episodes(out)
+    assert len(rows) == 3 and all(r["infra_error"] is None for r in rows)
+    assert json.loads((out / "manifest.json").read_text())["settings"]["backend"] == "ray"
+
+
 def test_report_and_view(semantic_run: Path) -> None:
     webmdp("report", str(semantic_run))
     report = (semantic_run / "report" / "report.md").read_text()

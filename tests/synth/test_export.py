@@ -11,7 +11,6 @@ from typing import Any
 
 import pytest
 import typer
-from test_model_grader import recorded_run, semantic_run
 from typer.testing import CliRunner
 
 from webmdp.agents.llm.grammars import get_grammar
@@ -55,17 +54,17 @@ def _copy(src: Path, dst: Path) -> Path:
 
 
 @pytest.fixture(scope="module")
-def graded(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def graded(tmp_path_factory: pytest.TempPathFactory, recorded_run: Path) -> Path:
     """A private copy of the shared browser run (oracle + random, screenshots), graded."""
-    run = _copy(recorded_run(), tmp_path_factory.mktemp("export") / "run")
+    run = _copy(recorded_run, tmp_path_factory.mktemp("export") / "run")
     res = runner.invoke(main_app, ["synth", "grade", str(run)])
     assert res.exit_code == 0, res.output
     return run
 
 
 @pytest.fixture(scope="module")
-def sem_graded(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    run = _copy(semantic_run(), tmp_path_factory.mktemp("export-sem") / "run")
+def sem_graded(tmp_path_factory: pytest.TempPathFactory, semantic_run: Path) -> Path:
+    run = _copy(semantic_run, tmp_path_factory.mktemp("export-sem") / "run")
     res = runner.invoke(main_app, ["synth", "grade", str(run)])
     assert res.exit_code == 0, res.output
     return run

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from test_model_grader import FAST, closed_port, recorded_run, semantic_run
+from test_model_grader import FAST, closed_port
 
 from webmdp.errors import ConfigError
 from webmdp.synth.episodes import Episode, episodes
@@ -17,8 +17,8 @@ pytestmark = pytest.mark.browser
 
 
 @pytest.fixture(scope="module")
-def eps() -> list[Episode]:
-    return list(episodes(recorded_run()))
+def eps(recorded_run: Path) -> list[Episode]:
+    return list(episodes(recorded_run))
 
 
 def test_judge_parses_success_and_failure(eps: list[Episode]) -> None:
@@ -63,8 +63,8 @@ def test_screens_end_on_the_final_page_and_respect_the_window(eps: list[Episode]
     assert episode_screens(ep.trace, 3) == shots[-3:]
 
 
-def test_no_screenshots_is_a_one_line_error() -> None:
-    ep = next(iter(episodes(semantic_run())))
+def test_no_screenshots_is_a_one_line_error(semantic_run: Path) -> None:
+    ep = next(iter(episodes(semantic_run)))
     with pytest.raises(ConfigError, match="--screenshots"):
         TrajectoryJudge("openai/judge", base_url="http://127.0.0.1:9/v1").verdict(
             ep.trace, Path(ep.path), ep.task)

@@ -1,19 +1,13 @@
 """The model step grader against the scripted model server, on a real browser run with
-screenshots (shared by the synth tests through :func:`recorded_run`)."""
+screenshots (the ``recorded_run`` fixture the synth tests share, tests/synth/conftest.py)."""
 
 from __future__ import annotations
 
-import atexit
-import shutil
 import socket
-import tempfile
-from functools import cache
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
-from webmdp.cli.main import app
 from webmdp.errors import ConfigError
 from webmdp.synth import prompts
 from webmdp.synth.episodes import Episode, episodes
@@ -30,34 +24,9 @@ pytestmark = pytest.mark.browser
 FAST = {"max_retries": 0, "backoff_s": 0.01, "timeout_s": 10.0}
 
 
-@cache
-def recorded_run() -> Path:
-    """One browser-mode run with screenshots (oracle and random, two shopping tasks, random
-    cut at 8 steps), made once per test process."""
-    root = Path(tempfile.mkdtemp(prefix="webmdp-synth-"))
-    atexit.register(shutil.rmtree, root, True)
-    out = root / "run"
-    res = CliRunner().invoke(app, ["run", "--site", "shopping", "--mode", "browser",
-                                   "--screenshots", "-a", "oracle", "-a", "random", "-n", "2",
-                                   "--step-budget", "8", "--out", str(out)])
-    assert res.exit_code == 0, res.output
-    return out
-
-
-@cache
-def semantic_run() -> Path:
-    root = Path(tempfile.mkdtemp(prefix="webmdp-synth-sem-"))
-    atexit.register(shutil.rmtree, root, True)
-    out = root / "run"
-    res = CliRunner().invoke(app, ["run", "--site", "shopping", "-a", "oracle", "-n", "2",
-                                   "--out", str(out)])
-    assert res.exit_code == 0, res.output
-    return out
-
-
 @pytest.fixture(scope="module")
-def eps() -> list[Episode]:
-    return list(episodes(recorded_run()))
+def eps(recorded_run: Path) -> list[Episode]:
+    return list(episodes(recorded_run))
 
 
 def closed_port() -> int:
@@ -134,8 +103,8 @@ def test_samples_give_k_rows_per_step(eps: list[Episode]) -> None:
     assert all(r["grade"] == 7 for r in rows) and temps == {1.0}
 
 
-def test_traces_without_screenshots_name_the_run_option() -> None:
-    ep = next(iter(episodes(semantic_run())))
+def test_traces_without_screenshots_name_the_run_option(semantic_run: Path) -> None:
+    ep = next(iter(episodes(semantic_run)))
     grader = ModelGrader("openai/critic", base_url="http://127.0.0.1:9/v1", **FAST)
     with pytest.raises(ConfigError) as err:
         grader.rows(ep.label, ep.mode, ep.trace, ep.path, ep.task)

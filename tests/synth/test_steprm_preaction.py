@@ -13,9 +13,9 @@ from typing import Any
 
 import pytest
 import typer
+from synth_runs import GRADED_SITES
 from typer.testing import CliRunner
 
-from webmdp.cli.main import app as main_app
 from webmdp.cli.synth_steprm_cmd import steprm_app, steprm_data
 from webmdp.synth.episodes import Episode, episodes
 from webmdp.synth.steprm import load_model, step_examples, train
@@ -38,18 +38,16 @@ def _ok(res: Any) -> None:
 
 
 @pytest.fixture(scope="module")
-def run_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("preaction") / "run"
-    _ok(runner.invoke(main_app, ["run", "--site", "mail,shopping,food,repo,qa", "-a", "oracle",
-                                 "-a", "random", "-a", "greedy", "--seeds", "0,1", "-n", "8",
-                                 "--step-budget", "12", "--out", str(out)]))
-    _ok(runner.invoke(main_app, ["synth", "grade", str(out), "--budget", "50"]))
-    return out
+def run_dir(graded_run: Path) -> Path:
+    """The shared graded run (tests/synth/conftest.py): oracle, random and greedy on 8 tasks of
+    mail, shopping, food, repo, qa and three more sites, seeds 0 and 1, 12 steps at most."""
+    assert {"mail", "shopping", "food", "repo", "qa"} <= set(GRADED_SITES)
+    return graded_run
 
 
 @pytest.fixture(scope="module")
-def data_dir(run_dir: Path) -> Path:
-    out = run_dir.parent / "data"
+def data_dir(tmp_path_factory: pytest.TempPathFactory, run_dir: Path) -> Path:
+    out = tmp_path_factory.mktemp("preaction") / "data"
     _ok(runner.invoke(app, ["steprm-data", str(run_dir), "--out", str(out), "--holdout", "mail"]))
     return out
 

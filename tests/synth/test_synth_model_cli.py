@@ -8,7 +8,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from test_model_grader import closed_port, recorded_run
+from test_model_grader import closed_port
 from typer.testing import CliRunner
 
 from webmdp.cli.main import app
@@ -24,9 +24,9 @@ def _rows(path: Path) -> list[dict]:
 
 
 @pytest.fixture()
-def run_copy(tmp_path: Path) -> Path:
+def run_copy(tmp_path: Path, recorded_run: Path) -> Path:
     dst = tmp_path / "run"
-    shutil.copytree(recorded_run(), dst)
+    shutil.copytree(recorded_run, dst)
     shutil.rmtree(dst / "synth", ignore_errors=True)
     return dst
 

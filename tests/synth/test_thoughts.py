@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 import pytest
-from test_model_grader import FAST, recorded_run, semantic_run
+from test_model_grader import FAST
 
 from webmdp.core.registry import get_site
 from webmdp.synth.episodes import episodes
@@ -18,9 +19,9 @@ from webmdp.testing.model_server import ScriptedModelServer, SynthPrompt, synth_
 from webmdp.trace import EpisodeTrace
 
 
-def test_exact_thoughts_for_every_oracle_step_name_its_action() -> None:
+def test_exact_thoughts_for_every_oracle_step_name_its_action(semantic_run: Path) -> None:
     maker = ExactThoughts()
-    for ep in episodes(semantic_run()):
+    for ep in episodes(semantic_run):
         rows = maker.rows(ep.label, ep.mode, ep.trace, ep.task)
         assert [r["step"] for r in rows] == list(range(len(ep.trace.steps)))
         assert all(r["thought"] and r["source"] == "exact" for r in rows)
@@ -39,9 +40,9 @@ def test_exact_thoughts_for_every_oracle_step_name_its_action() -> None:
             assert not c.description or all(c.description not in r["thought"] for r in rows)
 
 
-def test_exact_thoughts_on_browser_steps_say_the_gui_action() -> None:
+def test_exact_thoughts_on_browser_steps_say_the_gui_action(recorded_run: Path) -> None:
     maker = ExactThoughts()
-    ep = next(e for e in episodes(recorded_run()) if e.label == "oracle")
+    ep = next(e for e in episodes(recorded_run) if e.label == "oracle")
     thoughts = maker.thoughts(ep.trace, ep.task)
     site = get_site(ep.task.site)
     assert site is not None and len(thoughts) == len(ep.trace.steps)
@@ -67,10 +68,11 @@ def _hindsight_twin(trace: EpisodeTrace, i: int) -> EpisodeTrace:
 
 
 @pytest.mark.parametrize("which", ["semantic", "browser"])
-def test_the_same_pre_state_and_action_give_the_same_thought(which: str) -> None:
+def test_the_same_pre_state_and_action_give_the_same_thought(
+        which: str, request: pytest.FixtureRequest) -> None:
     """Whatever the step's outcome, grade, or what came after it: the thought of step i is
     fixed by what existed before it."""
-    run = semantic_run() if which == "semantic" else recorded_run()
+    run = request.getfixturevalue("semantic_run" if which == "semantic" else "recorded_run")
     ep = next(e for e in episodes(run) if e.label == "oracle")
     maker = ExactThoughts()
     grader = ExactGrader()
@@ -85,8 +87,8 @@ def test_the_same_pre_state_and_action_give_the_same_thought(which: str) -> None
 
 
 @pytest.mark.browser
-def test_model_thoughts_never_change_the_action() -> None:
-    run = recorded_run()
+def test_model_thoughts_never_change_the_action(recorded_run: Path) -> None:
+    run = recorded_run
     ep = next(iter(episodes(run)))
     before = ep.path.read_bytes()
 

@@ -1,4 +1,5 @@
-"""Fixtures: the runs (built once per session), their index, a TestClient and a live server."""
+"""Fixtures: the runs (built once per session, across pytest-xdist workers), their index, a
+TestClient and a live server."""
 
 from __future__ import annotations
 
@@ -6,14 +7,18 @@ from collections.abc import Iterator
 
 import pytest
 from fastapi.testclient import TestClient
-from viewer_runs import Runs, build
+from viewer_runs import Runs, build, premature_task, run_paths
 
+from support import shared_dir
 from webmdp.viewer import RunIndex, ViewerServer, create_app
 
 
 @pytest.fixture(scope="session")
 def runs(tmp_path_factory: pytest.TempPathFactory) -> Runs:
-    return build(tmp_path_factory.mktemp("viewer-runs"))
+    """Built once per session, by whichever pytest-xdist worker asks first; shared, so read
+    them, never write into them (copy one first)."""
+    root = shared_dir(tmp_path_factory, "viewer-runs", build)
+    return Runs(**run_paths(root), premature=premature_task())
 
 
 @pytest.fixture(scope="session")

@@ -65,10 +65,14 @@ def _say(thought: str, name: str, **params: object) -> Reply:
                  usage=(1200, 40))
 
 
+def premature_task() -> Task:
+    """The model agent's failing task (:attr:`Runs.premature`)."""
+    return make_task(get_site("shopping"), 20, "find_product_extract", 2)
+
+
 def model_run(out: Path) -> Task:
     shop = get_site("shopping")
-    bad, good = make_task(shop, 20, "find_product_extract", 2), \
-        make_task(shop, 21, "find_product_extract", 0)
+    bad, good = premature_task(), make_task(shop, 21, "find_product_extract", 0)
     opened = bad.oracle[1].params["product_id"]
     assert opened in bad.hard_negatives
     script = [_say("Search for the product first.", "Search", **bad.oracle[0].params),
@@ -125,8 +129,12 @@ def crafted_run(browser: Path, out: Path) -> None:
     (folder / source.name).write_text(crashed.model_dump_json(indent=1))
 
 
+def run_paths(root: Path) -> dict[str, Path]:
+    return {k: root / k for k in ("semantic", "model", "browser", "imported", "crafted")}
+
+
 def build(root: Path) -> Runs:
-    paths = {k: root / k for k in ("semantic", "model", "browser", "imported", "crafted")}
+    paths = run_paths(root)
     for p in paths.values():
         p.mkdir(parents=True)
     tasks = semantic_tasks()
