@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from webmdp.agents.registry import agent_names
 from webmdp.cli.main import app
 from webmdp.sites import site_names
 
@@ -20,11 +21,10 @@ def _run(*args: str):  # type: ignore[no-untyped-def]
 
 @pytest.mark.parametrize("args,needle", [
     (("run", "--site", "nope"),
-     f"unknown site 'nope'; valid choices: {', '.join(site_names())}"),
+     f"unknown site 'nope'; valid choices: {', '.join(site_names(plugins=True))}"),
     (("demo", "--sites", "mail,nope"), "unknown site 'nope'"),
     (("run", "--agent", "nope"),
-     "unknown agent 'nope'; valid choices: axtext, greedy, oracle, pixel, plan, random, step, "
-     "tree"),
+     f"unknown agent 'nope'; valid choices: {', '.join(agent_names())}"),
     (("run", "--mode", "vr"), "unknown mode 'vr'; valid choices: browser, semantic"),
     (("run", "--template", "nope"), "unknown template 'nope'; valid choices: cart_add_two"),
     (("tasks", "show", "shopping_9999"), "unknown task id 'shopping_9999'"),

@@ -59,7 +59,7 @@ def test_make_by_id() -> None:
 
 
 @pytest.mark.parametrize("env_id,match", [
-    ("nosite-v1", f"unknown site 'nosite'; valid choices: {', '.join(site_names())}"),
+    ("nosite-v1", f"unknown site 'nosite'; valid choices: {', '.join(site_names(plugins=True))}"),
     ("shopping/nope-v1", "unknown template 'nope'"),
     ("garbage", "unknown environment id"),
 ])

@@ -146,15 +146,16 @@ def test_gymnasium_make() -> None:
     import gymnasium
 
     import webmdp.gym  # noqa: F401 - registers the ids
+    from webmdp import Action
     from webmdp.env.registry import resolve_task
 
-    env = gymnasium.make("webmdp/library-v1")
-    task = resolve_task("library-v1", index=0)
+    task = resolve_task("library-v1", index=4)
+    env = gymnasium.make("webmdp/library-v1", task_id=task.id)
     _, info = env.reset(seed=0)
     assert info["task_id"] == task.id
     reward, terminated = 0.0, False
-    for action in task.oracle:
-        _, reward, terminated, _, _ = env.step(json.dumps(action.model_dump()))
+    for action in [*task.oracle_actions(), Action("Finish", {"answer": "done"})]:
+        _, reward, terminated, _, _ = env.step(json.dumps(action.to_dict()))
     assert terminated and reward == 1.0
     env.close()
 
@@ -186,20 +187,22 @@ def served() -> Iterator[str]:
 
 
 def test_rl_serve_and_the_trl_class(served: str) -> None:
+    from webmdp import Action
     from webmdp.rl.client import WebMDPClient
     from webmdp.rl.openenv import WebMDPAction
     from webmdp.rl.splits import TRAIN, Catalog
     from webmdp.rl.trl import environment, method_name
 
     task = Catalog(SITE).tasks(TRAIN)[0]
+    finish = Action("Finish", {"answer": task.answer or "done"})
     with WebMDPClient(base_url=served).sync() as client:
         client.reset(task_id=task.id)
-        for action in task.oracle:
+        for action in [*task.oracle_actions(), finish]:
             result = client.step(WebMDPAction(name=action.name, params=dict(action.params)))
     assert result.done and result.reward == 1.0
 
     env = environment(SITE)()
     env.reset(task_id=task.id)
-    for action in task.oracle:
+    for action in [*task.oracle_actions(), finish]:
         getattr(env, method_name(action.name))(**action.params)
     assert env.get_reward() == 1.0 and env.success is True
