@@ -2,32 +2,47 @@
 
 from __future__ import annotations
 
+import atexit
+import functools
+import gc
+import importlib
 import json
 import sys
 from collections.abc import Sequence
 from typing import Any
 
 import typer
+from typer._click import Command, Context
 from typer._click.exceptions import NoArgsIsHelpError, UsageError
 from typer.core import TyperGroup
 
-from webmdp.cli import (
-    agents_cmd,
-    demo_cmd,
-    forge_cmd,
-    import_cmd,
-    report_cmd,
-    rl_cmd,
-    rubric_cmd,
-    run_cmd,
-    sites_cmd,
-    synth_cmd,
-    tasks_cmd,
-    validate_cmd,
-    view_cmd,
-)
 from webmdp.cli.common import fail, prose
 from webmdp.cli.ranges import guard
+
+COMMANDS: dict[str, str] = {
+    "run": "run_cmd:run", "report": "report_cmd:report", "validate": "validate_cmd:validate",
+    "check": "validate_cmd:check", "demo": "demo_cmd:demo", "view": "view_cmd:view",
+}
+"""The commands, ``module:function`` in :mod:`webmdp.cli`, in the order help lists them
+(``trace-schema`` and the groups follow)."""
+GROUPS: dict[str, str] = {
+    "tasks": "tasks_cmd", "agents": "agents_cmd", "import": "import_cmd", "synth": "synth_cmd",
+    "forge": "forge_cmd", "rubric": "rubric_cmd", "sites": "sites_cmd", "rl": "rl_cmd",
+}
+"""The command groups, each a module of :mod:`webmdp.cli` with its Typer ``app``."""
+
+
+def _load(name: str) -> Command:
+    """The click command ``name`` as the ``webmdp`` app builds it, its module imported now: a
+    command line imports only the command it runs."""
+    one = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
+    if name in GROUPS:
+        one.add_typer(importlib.import_module(f"webmdp.cli.{GROUPS[name]}").app, name=name)
+    else:
+        module, attr = COMMANDS[name].split(":")
+        command = getattr(importlib.import_module(f"webmdp.cli.{module}"), attr)
+        one.command(name, help=prose(command.__doc__))(command)
+    return guard(typer.main.get_group(one).commands[name], name)
 
 
 class WebmdpGroup(TyperGroup):
@@ -35,13 +50,43 @@ class WebmdpGroup(TyperGroup):
     command line is parsed, and a usage error (a bad value, a missing or unknown option)
     printed as one line, ``error: <message>``, with exit status 2."""
 
+    _commands: dict[str, Command]
+
     def __init__(self, **attrs: Any) -> None:
+        self._pending = [*COMMANDS, *GROUPS]  # loaded when named (get_command) or listed
+        self._hold = True
         super().__init__(**attrs)
-        guard(self)
+        guard(self)  # the commands built already (trace-schema); _load guards the others
+        self._hold = False
+
+    @property  # type: ignore[override]
+    def commands(self) -> dict[str, Command]:
+        """Every command, in help's order (loading those not loaded yet)."""
+        if self._pending and not self._hold:
+            for name in list(self._pending):
+                self._get(name)
+            order = [*COMMANDS, "trace-schema", *GROUPS]
+            self._commands = {**{n: self._commands[n] for n in order if n in self._commands},
+                              **self._commands}
+        return self._commands
+
+    @commands.setter
+    def commands(self, value: dict[str, Command]) -> None:
+        self._commands = value
+
+    def get_command(self, ctx: Context, cmd_name: str) -> Command | None:
+        return self._get(cmd_name) if cmd_name in self._pending else super().get_command(
+            ctx, cmd_name)
+
+    def _get(self, name: str) -> Command:
+        self._commands[name] = _load(name)
+        self._pending.remove(name)
+        return self._commands[name]
 
     def main(self, args: Sequence[str] | None = None, prog_name: str | None = None,
              complete_var: str | None = None, standalone_mode: bool = True,
              windows_expand_args: bool = True, **extra: Any) -> Any:
+        _fast_exit()
         try:
             rv = super().main(args=args, prog_name=prog_name, complete_var=complete_var,
                               standalone_mode=False, windows_expand_args=windows_expand_args,
@@ -68,28 +113,28 @@ class WebmdpGroup(TyperGroup):
         sys.exit(rv if isinstance(rv, int) else 0)
 
 
+@functools.cache
+def _fast_exit() -> None:
+    """At the interpreter's exit, freeze what is left (gc.freeze): the final collection then
+    skips it instead of walking every object a command built (a run's tasks and worlds: about
+    a second after a 600-task run). Registered once, when the command runs."""
+    atexit.register(gc.freeze)
+
+
+def _root() -> None:
+    """The group's own callback (none): with the commands loaded lazily, it makes ``app`` a
+    group even though ``trace-schema`` is the only command it registers."""
+
+
 app = typer.Typer(
     cls=WebmdpGroup,
+    callback=_root,
     name="webmdp",
     help="Process-level evaluation of web agents on deterministic semantic-MDP websites.",
     no_args_is_help=True,
     pretty_exceptions_enable=False,
     add_completion=False,
 )
-app.add_typer(tasks_cmd.app, name="tasks")
-app.add_typer(agents_cmd.app, name="agents")
-app.add_typer(import_cmd.app, name="import")
-app.add_typer(synth_cmd.app, name="synth")
-app.add_typer(forge_cmd.app, name="forge")
-app.add_typer(rubric_cmd.app, name="rubric")
-app.add_typer(sites_cmd.app, name="sites")
-app.add_typer(rl_cmd.app, name="rl")
-
-
-for name, command in (("run", run_cmd.run), ("report", report_cmd.report),
-                      ("validate", validate_cmd.validate), ("check", validate_cmd.check),
-                      ("demo", demo_cmd.demo), ("view", view_cmd.view)):
-    app.command(name, help=prose(command.__doc__))(command)
 
 
 @app.command("trace-schema")

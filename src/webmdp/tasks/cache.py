@@ -19,12 +19,14 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import hashlib
+import mmap
 import os
 import shutil
 import sys
 import tempfile
 import threading
 from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any, TypeVar
@@ -144,6 +146,7 @@ def _read(entry: Path) -> tuple[Task, ...]:
     with _ORIGIN_LOCK:
         for k, t in enumerate(tasks):
             _ORIGIN[id(t)] = (t, entry, k)
+            _AT.setdefault((entry, k), t)
     return tasks
 
 
@@ -158,6 +161,8 @@ _ORIGIN: dict[int, tuple[Task, Path, int]] = {}
 """``id(task)`` -> (the task, its entry, its line): the tasks this process read from the
 cache (the task is held, so its id is never reused)."""
 _ORIGIN_LOCK = threading.Lock()
+_AT: dict[tuple[Path, int], Task] = {}
+"""(entry, line) -> the task this process read there (a line is validated once)."""
 
 
 def task_lines(tasks: Sequence[Task]) -> list[bytes]:
@@ -186,33 +191,139 @@ def _lines(tasks: Sequence[Task], kind: str, fallback: Callable[[Task], bytes],
         if origin is not None and origin[0] is t:
             by_entry.setdefault(origin[1], []).append((k, origin[2]))
     for entry, wanted in by_entry.items():
-        lines = _entry_lines(entry, kind, derive)
+        lines = _entry_lines(entry, kind, derive, sorted({i for _, i in wanted}))
         for k, i in wanted:
-            out[k] = lines[i] if lines is not None and i < len(lines) else None
+            out[k] = None if lines is None else lines.get(i)
     return [line if line is not None else fallback(t) for line, t in zip(out, tasks, strict=True)]
 
 
-def _entry_lines(entry: Path, kind: str, derive: Callable[[bytes], bytes] | None
-                 ) -> list[bytes] | None:
-    """The entry's lines, or its ``kind`` sidecar's (built from them when missing); None
-    when unreadable (the caller falls back)."""
+def _entry_lines(entry: Path, kind: str, derive: Callable[[bytes], bytes] | None,
+                 wanted: list[int]) -> dict[int, bytes] | None:
+    """Lines ``wanted`` (their numbers) of the entry, or of its ``kind`` sidecar (built from
+    the entry's lines when missing or not line for line); None when unreadable (the caller
+    falls back). Only the wanted lines are copied out of the mapped files."""
     try:
-        raw = entry.read_bytes().splitlines()
+        with _mapped(entry) as raw:
+            spans = _spans(raw)
+            if not kind or derive is None:
+                return {i: raw[spans[i][0]:spans[i][1]] for i in wanted if i < len(spans)}
+            side = entry.with_name(f"{entry.name}.{kind}")
+            with contextlib.suppress(OSError, ValueError), _mapped(side) as mm:
+                found = _spans(mm)
+                if len(found) == len(spans):
+                    return {i: mm[found[i][0]:found[i][1]] for i in wanted if i < len(found)}
+            with paused_gc():
+                lines = [derive(raw[a:b]) for a, b in spans]
+    except (OSError, ValueError):
+        return None
+    _store(side, "".join(line.decode() + "\n" for line in lines))
+    return {i: lines[i] for i in wanted if i < len(lines)}
+
+
+@contextlib.contextmanager
+def _mapped(path: Path) -> Iterator[bytes]:
+    """``path``'s bytes, mapped (read-only) rather than read: an empty file gives ``b""``."""
+    with path.open("rb") as fh:
+        if os.fstat(fh.fileno()).st_size == 0:
+            yield b""
+            return
+        with mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) as mm:
+            yield mm  # type: ignore[misc]
+
+
+def _spans(data: Any) -> list[tuple[int, int]]:
+    """(start, end) of each line of ``data`` (as ``bytes.splitlines`` splits the JSONL an
+    entry holds, whose lines hold no carriage return), found without copying."""
+    spans = []
+    pos, size = 0, len(data)
+    while pos < size:
+        end = data.find(b"\n", pos)
+        if end < 0:
+            end = size
+        stop = end - 1 if end > pos and data[end - 1:end] == b"\r" else end
+        spans.append((pos, stop))
+        pos = end + 1
+    return spans
+
+
+# -- an entry's index: the light rows selection filters, and where each line lies ----------------
+INDEX = "index1"
+"""The index sidecar's suffix (``<entry>.index1``); a new layout, a new name."""
+
+
+@dataclass(frozen=True)
+class RowComplexity:
+    hard_negative_count: int
+    access_level: str
+
+
+@dataclass(frozen=True, eq=False)
+class TaskRow:
+    """A cached task as selection sees it: the fields its filters and messages read (named
+    as on :class:`Task`), and where its line lies in its entry (:func:`load_rows` validates
+    that line only)."""
+
+    id: str
+    site: str
+    template: str
+    complexity: RowComplexity
+    entry: Path
+    line: int
+    offset: int
+    size: int
+
+
+def entry_rows(entry: Path) -> list[TaskRow] | None:
+    """The rows of ``entry``, one per task in its order, from its index sidecar (computed once
+    from the stored bytes and kept beside it, rebuilt when it does not match the entry's
+    size); ``None`` when the entry cannot be read."""
+    side = entry.with_name(f"{entry.name}.{INDEX}")
+    try:
+        size = entry.stat().st_size
     except OSError:
         return None
-    if not kind or derive is None:
-        return raw
-    side = entry.with_name(f"{entry.name}.{kind}")
-    try:
-        lines = side.read_bytes().splitlines()
-        if len(lines) == len(raw):
-            return lines
-    except OSError:
-        pass
+    index = _try(lambda p: orjson.loads(p.read_bytes()), side)
+    if not isinstance(index, dict) or index.get("size") != size:
+        index = _try(_index, entry)
+        if index is None:
+            return None
+        _store(side, orjson.dumps(index).decode())
+    return [TaskRow(i, site, tpl, RowComplexity(hn, access), entry, k, off, n)
+            for k, (i, site, tpl, hn, access, off, n) in enumerate(index["rows"])]
+
+
+def _index(entry: Path) -> dict[str, Any]:
+    """An entry's index: its size and, per line, (id, site, template, hard-negative count,
+    access level, byte offset, byte length)."""
+    data = entry.read_bytes()
+    rows = []
+    pos = 0
     with paused_gc():
-        lines = [derive(line) for line in raw]
-    _store(side, "".join(line.decode() + "\n" for line in lines))
-    return lines
+        for line in data.splitlines(keepends=True):
+            d = orjson.loads(line)
+            c = d["complexity"]
+            rows.append((d["id"], d["site"], d["template"], c["hard_negative_count"],
+                         c["access_level"], pos, len(line.rstrip(b"\r\n"))))
+            pos += len(line)
+    return {"size": len(data), "rows": rows}
+
+
+def load_rows(rows: Sequence[TaskRow]) -> list[Task]:
+    """The tasks of ``rows``: each line read and validated once per process (a task this
+    process already read from its entry is that task), remembered as read from the cache."""
+    out: dict[tuple[Path, int], Task] = {}
+    todo = [r for r in rows if (r.entry, r.line) not in _AT]
+    with paused_gc():
+        for entry in dict.fromkeys(r.entry for r in todo):
+            with entry.open("rb") as fh:
+                for r in (r for r in todo if r.entry == entry):
+                    fh.seek(r.offset)
+                    out[(entry, r.line)] = Task.model_validate(orjson.loads(fh.read(r.size)))
+    with _ORIGIN_LOCK:
+        for (entry, k), t in out.items():
+            t = _AT.setdefault((entry, k), t)
+            _ORIGIN[id(t)] = (t, entry, k)
+        return [_AT[(r.entry, r.line)] for r in rows]
 
 
 def parse_tasks(data: bytes) -> tuple[Task, ...]:

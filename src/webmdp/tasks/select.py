@@ -93,7 +93,7 @@ def select(sel: Selection) -> list[Task]:
     else:
         steps = _site_pool(sel)
     _narrow(steps, sel, only)
-    return _finish(steps, sel, _unknown_task)
+    return sources.as_tasks(_finish(steps, sel, _unknown_task))
 
 
 def _suite_file(sel: Selection) -> Path:
@@ -109,15 +109,19 @@ def _suite_file(sel: Selection) -> Path:
 
 def _site_pool(sel: Selection) -> Filters:
     """The built-in tasks of the named sites (with a split: the pool the splits partition,
-    the dial's level-1 tasks included), only those sites' sets read."""
+    the dial's level-1 tasks included), only those sites' sets read. Without a split, cached
+    sets are filtered as light rows (:func:`sources.site_rows`): only the tasks kept are
+    validated."""
     from webmdp.core.registry import get_site, site_names
 
     chosen = names(sel.site) or _sites_of(sel.task_ids) or site_names()
     for n in chosen:
         get_site(n)
     sources.build_sets(chosen)  # built in parallel where missing
+    tasks: list[Any]
     if sel.split is None:
-        tasks = [t for n in chosen for t in sources.site_tasks(n)]
+        rows = sources.site_rows(chosen)
+        tasks = rows if rows is not None else [t for n in chosen for t in sources.site_tasks(n)]
     else:
         tasks = list(sources.pool(tuple(chosen)))
     return Filters(tasks, f"{len(tasks)} tasks of {', '.join(chosen)}")
@@ -278,14 +282,15 @@ def check_one_suite(tasks: list[Task], path: Path | str) -> str:
 
 
 class Filters:
-    """The selection as filters narrow it, remembering what each removed."""
+    """The selection as filters narrow it, remembering what each removed. Its items are
+    tasks, or light rows with the same fields (:class:`webmdp.tasks.cache.TaskRow`)."""
 
-    def __init__(self, tasks: list[Task], source: str):
+    def __init__(self, tasks: list[Any], source: str):
         self.tasks = tasks
         self.source = source
         self.removed: list[tuple[str, int]] = []
 
-    def keep(self, name: str, pred: Callable[[Task], bool]) -> None:
+    def keep(self, name: str, pred: Callable[[Any], bool]) -> None:
         kept = [t for t in self.tasks if pred(t)]
         self.removed.append((name, len(self.tasks) - len(kept)))
         self.tasks = kept

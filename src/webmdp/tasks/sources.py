@@ -16,6 +16,7 @@ import threading
 from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 from webmdp.tasks.model import Task
 
@@ -46,6 +47,40 @@ def build_sets(sites: Sequence[str]) -> None:
     if len(missing) > 1:
         with LOCK:
             generate_sets([get_site(s) for s in missing])
+
+
+def site_rows(sites: Sequence[str]) -> list[Any] | None:
+    """The built-in tasks of ``sites`` as light rows (:class:`webmdp.tasks.cache.TaskRow`),
+    from their cache entries' indexes, so a selection filters without validating every task
+    (:func:`as_tasks` validates the ones it keeps); ``None`` unless every set is in the disk
+    cache and none is in this process already (then :func:`site_tasks` is as cheap)."""
+    from webmdp.core.registry import get_site
+    from webmdp.tasks import generate
+    from webmdp.tasks.cache import cached_path, entry_rows
+
+    rows: list[Any] = []
+    for name in sites:
+        site = get_site(name)
+        n = site.task_count
+        if (name, type(site), n) in generate._GENERATED or not generate._shipped(site):
+            return None
+        entry = cached_path(f"{name}-{n}")
+        found = entry_rows(entry) if entry is not None else None
+        if not found:
+            return None
+        rows += found
+    return rows
+
+
+def as_tasks(items: Sequence[Any]) -> list[Task]:
+    """``items`` as tasks: a row (:func:`site_rows`) becomes its task, a task stays."""
+    from webmdp.tasks.cache import TaskRow, load_rows
+
+    rows = [t for t in items if isinstance(t, TaskRow)]
+    if not rows:
+        return list(items)
+    loaded = dict(zip(map(id, rows), load_rows(rows), strict=True))
+    return [loaded.get(id(t), t) for t in items]
 
 
 @cache
