@@ -117,3 +117,13 @@ def test_a_megabyte_without_secrets_comes_back_as_it_is() -> None:
                    for _ in range(1_000_000))
     scrub("warm")  # compiles the pattern for this set of secrets
     assert scrub(text) == text
+
+
+def test_an_environment_secret_set_or_changed_between_writes_is_blanked(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("WEBMDP_TEST_API_KEY", raising=False)
+    assert scrub("nothing here") == "nothing here"  # the names are read once here...
+    monkeypatch.setenv("WEBMDP_TEST_API_KEY", "sk-first-value-0a1b2c")
+    assert scrub("key sk-first-value-0a1b2c") == f"key {REDACTED}"  # ...and again when one is added
+    monkeypatch.setenv("WEBMDP_TEST_API_KEY", "sk-second-value-3d4e5f")
+    assert scrub("key sk-second-value-3d4e5f") == f"key {REDACTED}"  # a new value, same name

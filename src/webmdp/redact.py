@@ -173,8 +173,23 @@ def secret_values() -> list[str]:
     (so a key containing another is replaced whole)."""
     with _SECRETS._lock:
         values = set(_SECRETS.registered)
-    values.update(v for k, v in os.environ.items() if v and secret_env(k))
+    values.update(v for k in _secret_env_names() if (v := os.environ.get(k)))
     return sorted((v for v in values if len(v) >= MIN_LEN), key=lambda v: (-len(v), v))
+
+
+_ENV_NAMES: list[tuple[frozenset[object], tuple[str, ...]]] = []
+
+
+def _secret_env_names() -> tuple[str, ...]:
+    """The names of the environment variables that hold secrets, read again whenever a
+    variable is added or removed (the values are read at every call): a scrubbing writer
+    calls this on every line, and decoding and matching every name each time was most of
+    its cost."""
+    raw = getattr(os.environ, "_data", None)
+    keys: frozenset[object] = frozenset(raw if raw is not None else os.environ)
+    if not _ENV_NAMES or _ENV_NAMES[0][0] != keys:
+        _ENV_NAMES[:] = [(keys, tuple(k for k in os.environ if secret_env(k)))]
+    return _ENV_NAMES[0][1]
 
 
 def redact_argv(argv: list[str]) -> list[str]:
