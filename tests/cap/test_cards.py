@@ -81,4 +81,5 @@ def test_cli_card_and_coverage() -> None:
 def test_cli_unknown_site(args: tuple[str, ...]) -> None:
     res = runner.invoke(app, list(args))
     assert res.exit_code != 0
-    assert f"unknown site 'nope'; valid choices: {', '.join(site_names())}" in res.output
+    choices = ", ".join(site_names(plugins=True))
+    assert f"unknown site 'nope'; valid choices: {choices}" in res.output

@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 from pathlib import Path
 from typing import Any
 
 import pytest
 from typer.testing import CliRunner
 
+from support import shared_dir
 from webmdp.cap.compose import generate_cross_tasks
 from webmdp.cli.main import app
 from webmdp.eval.rubric_judge import parse_leaf_verdict, parse_value, value_verdict
@@ -22,15 +24,22 @@ from webmdp.testing.model_server import Reply, Request, ScriptedModelServer
 runner = CliRunner()
 
 
-@pytest.fixture(scope="module")
-def run_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    root = tmp_path_factory.mktemp("judge")
+def _build_run(root: Path) -> None:
     file = root / "cross.jsonl"
     write_tasks(file, generate_cross_tasks(3))
     res = runner.invoke(app, ["run", "--suite", str(file), "--agent", "oracle", "--agent",
                               "random", "--out", str(root / "run"), "--workers", "0"])
     assert res.exit_code == 0, res.output
-    return root / "run"
+
+
+@pytest.fixture(scope="module")
+def run_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The module's run (its tests judge it in turn): a copy of one run made once per session
+    (every xdist worker copies the same finished run)."""
+    built = shared_dir(tmp_path_factory, "cap-judge-run", _build_run)
+    out = tmp_path_factory.mktemp("judge") / "run"
+    shutil.copytree(built / "run", out)
+    return out
 
 
 def _extracted(text: str) -> Reply:

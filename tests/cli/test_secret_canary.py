@@ -17,6 +17,7 @@ from urllib.parse import quote, quote_plus
 import pytest
 from typer.testing import CliRunner
 
+from support import shared_dir
 from webmdp.cli.main import app
 from webmdp.testing.model_server import Reply, Request, ScriptedModelServer
 
@@ -86,14 +87,23 @@ def endpoint() -> Iterator[str]:
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     """A cross-site run (rubric judge, answers) and a browser run with screenshots (model
-    grades and thoughts), made without any model."""
+    grades and thoughts), made without any model, once per session (every test copies what
+    it uses)."""
+    root = shared_dir(tmp_path_factory, "cli-canary-runs", _make_runs)
+    return _run_paths(root)
+
+
+def _run_paths(root: Path) -> dict[str, Path]:
+    return {"cross": root / "cross", "browser": root / "browser", "answers": root / "answers",
+            "tasks": root / "tasks"}
+
+
+def _make_runs(root: Path) -> None:
     from webmdp.sites import get_site
     from webmdp.tasks.generate import make_task
     from webmdp.tasks.io import write_tasks
 
-    root = tmp_path_factory.mktemp("canary-runs")
-    out = {"cross": root / "cross", "browser": root / "browser", "answers": root / "answers",
-           "tasks": root / "tasks"}
+    out = _run_paths(root)
     write_tasks(out["tasks"] / "direct.jsonl",
                 [make_task(get_site("shopping"), 20_000, "find_product_extract:direct", 1)])
     res = runner.invoke(app, ["run", "--suite", str(out["tasks"] / "direct.jsonl"), "-a",
@@ -106,7 +116,6 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
                               "--mode", "browser", "--screenshots", "--out",
                               str(out["browser"])])
     assert res.exit_code == 0, res.output
-    return out
 
 
 COMMANDS = {

@@ -172,10 +172,12 @@ def test_the_oracle_still_succeeds_under_real_noise(server, host, site, index) -
 
 
 @pytest.mark.browser
-def test_validate_passes_under_real_noise() -> None:
-    """Levels 2 and 3 on a slice (`make test-slow` validates every oracle under noise)."""
+def test_validate_passes_under_real_noise(server, host) -> None:  # type: ignore[no-untyped-def]
+    """Levels 2 and 3 on a slice (`make test-slow` validates every oracle under noise), on the
+    session's server and Chromium."""
     for site, tasks in (("mail", site_tasks("mail")[100:102]), ("food", site_tasks("food")[:2])):
-        rep = validate_site(site, tasks, conformance=False, noise="real")
+        rep = validate_site(site, tasks, conformance=False, noise="real", server=server,
+                          host=host)
         assert rep.ok and rep.pages_checked >= 4, (site, rep.level2[:3], rep.level3[:3])
 
 

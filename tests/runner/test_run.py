@@ -146,7 +146,7 @@ def test_episode_stuck_past_its_time_limit_is_killed_retried_then_recorded(tmp_p
         out = tmp_path / "run"
         res = webmdp("run", "--site", "mail", "--agent", "step", "--model",
                      "vllm/scripted-model", "--base-url", srv.base_url, "--api-key", "x",
-                     "--task", "mail_0000", "--workers", "1", "--episode-timeout", "3",
+                     "--task", "mail_0000", "--workers", "1", "--episode-timeout", "1",
                      "--retries", "1", "--out", str(out))
     assert res.returncode == 4, res.stderr
     (row,) = rows(out)

@@ -10,8 +10,13 @@ import signal
 import subprocess
 import sys
 import time
+import traceback
 from pathlib import Path
+from unittest import mock
 
+from typer.testing import CliRunner
+
+from webmdp.cli.main import app
 from webmdp.testing.model_server import Reply, Request, ScriptedModelServer
 
 WEBMDP = str(Path(sys.executable).parent / "webmdp")
@@ -24,6 +29,19 @@ def webmdp(*args: str, env: dict[str, str] | None = None, timeout: float = 240
     full = {**os.environ, "COLUMNS": "200", **(env or {})}
     return subprocess.run([WEBMDP, *args], capture_output=True, text=True, timeout=timeout,
                           env=full)
+
+
+def cli(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+    """The same command in this process (typer's runner; the binary is this ``app``), for the
+    tests that check what it says and its exit status, not the process: an uncaught exception
+    comes back as exit status 1 with its traceback in stderr, as the binary would print it."""
+    with mock.patch.object(sys, "argv", ["webmdp", *args]):  # what the manifest records
+        res = CliRunner().invoke(app, list(args), env={"COLUMNS": "200", **(env or {})})
+    err = res.stderr
+    if res.exception is not None and not isinstance(res.exception, SystemExit):
+        err += "Traceback (most recent call last):\n" + "".join(
+            traceback.format_exception(res.exception))
+    return subprocess.CompletedProcess(["webmdp", *args], res.exit_code, res.stdout, err)
 
 
 def rows(run: Path) -> list[dict]:
@@ -47,14 +65,14 @@ def test_a_key_given_by_flag_is_never_written(tmp_path: Path) -> None:
 
     out = tmp_path / "run"
     with ScriptedModelServer(echo) as srv:
-        res = webmdp("run", "--site", "mail", *model_args(srv), "--api-key", CANARY,
-                     "--max-tokens", "77", "--max-retries", "0", "--limit", "3",
-                     "--workers", "1", "--out", str(out))
+        res = cli("run", "--site", "mail", *model_args(srv), "--api-key", CANARY,
+                  "--max-tokens", "77", "--max-retries", "0", "--limit", "3",
+                  "--workers", "1", "--out", str(out))
         assert srv.requests and all(r.headers["authorization"] == f"Bearer {CANARY}"
                                     for r in srv.requests)  # the key was used
     assert res.returncode == 4, res.stderr
     assert all("bad request for key" in (r["infra_error"] or "") for r in rows(out))
-    assert webmdp("report", str(out)).returncode == 0
+    assert cli("report", str(out)).returncode == 0
     files = [p for p in out.rglob("*") if p.is_file()]
     assert len(files) >= 8
     leaks = [str(p) for p in files if CANARY.encode() in p.read_bytes()]
@@ -96,9 +114,9 @@ def test_resume_calls_the_stored_endpoint_and_needs_the_key_back(tmp_path: Path)
     fail, srv = _failing_then_fine()
     elsewhere = ScriptedModelServer([FINISH] * 10)
     with srv, elsewhere:
-        first = webmdp("run", "--site", "mail", *model_args(srv), "--api-key", CANARY,
-                       "--max-retries", "0", "--timeout", "17", "--limit", "2",
-                       "--workers", "0", "--out", str(out))
+        first = cli("run", "--site", "mail", *model_args(srv), "--api-key", CANARY,
+                    "--max-retries", "0", "--timeout", "17", "--limit", "2",
+                    "--workers", "0", "--out", str(out))
         assert first.returncode == 4, first.stderr  # every episode an infra error
         assert "all episodes of the run ended in an infrastructure error" in first.stderr
         assert "500" in first.stderr  # the most common cause is named
@@ -109,17 +127,17 @@ def test_resume_calls_the_stored_endpoint_and_needs_the_key_back(tmp_path: Path)
         fail[0] = False
         moved = {"VLLM_BASE_URL": elsewhere.base_url}
         # the key was given by flag and is not stored: resume asks for it by name
-        nokey = webmdp("run", "--resume", str(out), env={**moved, "VLLM_API_KEY": ""})
+        nokey = cli("run", "--resume", str(out), env={**moved, "VLLM_API_KEY": ""})
         assert nokey.returncode == 2 and "VLLM_API_KEY" in nokey.stderr
         n = len(srv.requests)
-        again = webmdp("run", "--resume", str(out), env={**moved, "VLLM_API_KEY": CANARY})
+        again = cli("run", "--resume", str(out), env={**moved, "VLLM_API_KEY": CANARY})
         assert again.returncode == 0, again.stderr
         assert "2 episodes run" in again.stderr
         assert len(srv.requests) > n and not elsewhere.requests and not elsewhere.probes
         assert all(r.headers["authorization"] == f"Bearer {CANARY}" for r in srv.requests)
         # an option given again overrides the stored one and is recorded
-        moved_run = webmdp("run", "--resume", str(out), "--base-url", elsewhere.base_url,
-                           "--rerun", env={"VLLM_API_KEY": CANARY})
+        moved_run = cli("run", "--resume", str(out), "--base-url", elsewhere.base_url,
+                        "--rerun", env={"VLLM_API_KEY": CANARY})
         assert moved_run.returncode == 0, moved_run.stderr
         assert elsewhere.requests
     inv = manifest(out)["invocations"]
@@ -135,9 +153,9 @@ def test_exit_status_counts_the_runs_infra_errors(tmp_path: Path) -> None:
 
     with ScriptedModelServer(half) as srv:
         out = tmp_path / "run"
-        res = webmdp("run", "--site", "mail", *model_args(srv), "--task", "mail_0000",
-                     "--task", "mail_0001", "--max-retries", "0", "--workers", "0",
-                     "--out", str(out))
+        res = cli("run", "--site", "mail", *model_args(srv), "--task", "mail_0000",
+                  "--task", "mail_0001", "--max-retries", "0", "--workers", "0",
+                  "--out", str(out))
     assert res.returncode == 3, res.stderr
     assert "1 of 2 episodes of the run ended in an infrastructure error" in res.stderr
     assert "503" in res.stderr
@@ -155,24 +173,24 @@ def test_preflight_names_the_cause_and_the_fix(tmp_path: Path) -> None:
     with ScriptedModelServer([FINISH], api_key="right-key-123",
                              models=["scripted-model"]) as srv:
         base = ("run", "--site", "mail", "--limit", "1", "--workers", "0")
-        nokey = webmdp(*base, *model_args(srv), "--out", str(tmp_path / "a"),
-                       env={"VLLM_API_KEY": ""})
+        nokey = cli(*base, *model_args(srv), "--out", str(tmp_path / "a"),
+                    env={"VLLM_API_KEY": ""})
         assert nokey.returncode == 2
         assert "401" in nokey.stderr and "VLLM_API_KEY" in nokey.stderr
         assert "Traceback" not in nokey.stderr
-        wrong = webmdp(*base, "--agent", "step", "--model", "vllm/other-model", "--base-url",
-                       srv.base_url, "--api-key", "right-key-123", "--out", str(tmp_path / "b"))
+        wrong = cli(*base, "--agent", "step", "--model", "vllm/other-model", "--base-url",
+                    srv.base_url, "--api-key", "right-key-123", "--out", str(tmp_path / "b"))
         assert wrong.returncode == 2 and "404" in wrong.stderr and "--model" in wrong.stderr
         assert not srv.requests and len(srv.probes) == 2  # no episode ran
-        skipped = webmdp(*base, *model_args(srv), "--no-preflight", "--max-retries", "0",
-                         "--out", str(tmp_path / "c"), env={"VLLM_API_KEY": ""})
+        skipped = cli(*base, *model_args(srv), "--no-preflight", "--max-retries", "0",
+                      "--out", str(tmp_path / "c"), env={"VLLM_API_KEY": ""})
         assert skipped.returncode == 4 and len(srv.probes) == 2
         assert "401" in skipped.stderr  # the end-of-run summary names the cause
-    refused = webmdp(*base, *model_args(srv), "--out", str(tmp_path / "d"))
+    refused = cli(*base, *model_args(srv), "--out", str(tmp_path / "d"))
     assert refused.returncode == 2 and "connection refused" in refused.stderr
     assert "--base-url" in refused.stderr
-    dns = webmdp(*base, "--agent", "step", "--model", "vllm/m", "--base-url",
-                 "http://no-such-host.invalid/v1", "--out", str(tmp_path / "e"))
+    dns = cli(*base, "--agent", "step", "--model", "vllm/m", "--base-url",
+              "http://no-such-host.invalid/v1", "--out", str(tmp_path / "e"))
     assert dns.returncode == 2 and "DNS" in dns.stderr
 
 

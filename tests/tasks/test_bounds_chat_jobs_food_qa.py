@@ -43,8 +43,12 @@ def _per_template(site: str) -> list[Task]:
     return list(out.values())
 
 
-@pytest.mark.parametrize(("site", "cap"), [("chat", 3), ("jobs", 2), ("food", 2), ("qa", 3)])
+@pytest.mark.parametrize(("site", "cap"), [
+    ("chat", 2), ("jobs", 2), ("food", 2), ("qa", 2),
+    pytest.param("chat", 3, marks=pytest.mark.slow), pytest.param("qa", 3, marks=pytest.mark.slow)])
 def test_equals_brute_force_on_every_oracle_prefix(site: str, cap: int) -> None:
+    """The BFS to depth 2 on every site in `make test`; Chat and QA also to depth 3 in
+    `make test-slow`."""
     far = 0
     for task in _per_template(site):
         for state in _prefix_states(task):

@@ -5,13 +5,12 @@ task files and run directories."""
 from __future__ import annotations
 
 import json
-import os
-import subprocess
 import sys
 from pathlib import Path
+from unittest import mock
 
 import pytest
-from typer.testing import CliRunner
+from typer.testing import CliRunner, Result
 
 from support import site_tasks
 from webmdp.cli.main import app
@@ -21,8 +20,6 @@ from webmdp.tasks.difficulty import counts, cut, level_of, measure
 from webmdp.tasks.domains import DOMAINS, domain_of
 from webmdp.tasks.io import read_tasks, write_tasks
 from webmdp.tasks.model import DIMENSIONS, TASK_VERSION
-
-WEBMDP = str(Path(sys.executable).parent / "webmdp")
 
 
 @pytest.mark.parametrize(("vector", "level"), [
@@ -193,15 +190,16 @@ def test_a_version_1_task_file_loads_and_is_measured(tmp_path: Path) -> None:
 def test_a_run_made_before_difficulty_resumes_as_it_was(tmp_path: Path) -> None:
     """Rewrite a fresh run into what the previous build stored (version-1 tasks, a manifest
     hashed on every field), drop two episodes: resume runs just those, on the stored tasks."""
-    env = {**os.environ, "COLUMNS": "200"}
-
-    def webmdp(*args: str) -> subprocess.CompletedProcess:
-        return subprocess.run([WEBMDP, *args], capture_output=True, text=True, timeout=240,
-                              env=env)
+    def webmdp(*args: str) -> Result:
+        """The command in this process (the binary is this ``app``), with the argv it records."""
+        with mock.patch.object(sys, "argv", ["webmdp", *args]):
+            res = runner.invoke(app, list(args), env={"COLUMNS": "200"})
+        assert res.exception is None or isinstance(res.exception, SystemExit), res.exception
+        return res
 
     out = tmp_path / "run"
     assert webmdp("run", "--site", "food", "--agent", "oracle", "--limit", "4", "--out",
-                  str(out)).returncode == 0
+                  str(out)).exit_code == 0
     stored = read_tasks(out / "tasks.jsonl")
     (out / "tasks.jsonl").write_text("".join(t.model_copy(update={"version": 1}).model_dump_json(
         exclude={"difficulty"}) + "\n" for t in stored))
@@ -212,10 +210,10 @@ def test_a_run_made_before_difficulty_resumes_as_it_was(tmp_path: Path) -> None:
     for p in sorted((out / "episodes" / "oracle" / "semantic").glob("*.json"))[:2]:
         p.unlink()
     res = webmdp("run", "--resume", str(out))
-    assert res.returncode == 0, res.stderr
+    assert res.exit_code == 0, res.stderr
     assert "2 episodes run (2 resumed)" in res.stderr
     kept = read_tasks(out / "tasks.jsonl")
     assert all(t.version == 1 and t.difficulty is None for t in kept)  # its task set, as it was
     # a different task set is still refused
     other = webmdp("run", "--resume", str(out), "--limit", "3")
-    assert other.returncode == 2 and "task set" in other.stderr
+    assert other.exit_code == 2 and "task set" in other.stderr

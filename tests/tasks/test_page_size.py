@@ -76,12 +76,12 @@ def test_a_catalogue_pages_by_the_worlds_page_size() -> None:
 
 
 @pytest.mark.browser
-def test_paged_oracles_replay_in_chromium() -> None:
+def test_paged_oracles_replay_in_chromium(server, host) -> None:  # type: ignore[no-untyped-def]
     """Levels 2-3 of `webmdp validate` on paged tasks: every page-turn button the oracle
     presses is on screen and unoccluded (a long pager wraps), and the GUI trace equals the
     MDP's."""
     for site, template in (("shopping", "cheapest_filter_sort"),
                            ("mail", next(iter(get_site("mail").templates)))):
         small, _ = _paged(site, template)
-        rep = validate_site(site, [small], conformance=False)
+        rep = validate_site(site, [small], conformance=False, server=server, host=host)
         assert rep.ok, (rep.level2[:3], rep.level3[:3])

@@ -105,8 +105,11 @@ class _CheckingOracle(OracleAgent):
 
 def validate_site(site_name: str, tasks: list[Task],
                   on_task: Callable[[Task], None] | None = None, *,
-                  conformance: bool = True, noise: str = "none") -> ValidationReport:
-    """Levels 1-3 for ``tasks`` of one site, in this process (one server, one Chromium);
+                  conformance: bool = True, noise: str = "none",
+                  server: ServerHandle | None = None,
+                  host: BrowserHost | None = None) -> ValidationReport:
+    """Levels 1-3 for ``tasks`` of one site, in this process (one server, one Chromium:
+    ``server`` and ``host`` when given, which stay open, else its own);
     ``conformance=False`` leaves out the site-wide checker (a chunk of a parallel run);
     ``noise`` replays under real-web noise."""
     site = get_site(site_name)
@@ -115,7 +118,7 @@ def validate_site(site_name: str, tasks: list[Task],
     # on its own (``webmdp check``), and its action set is every site's, which no task covers
     checked = conformance and site_name in site_names(plugins=True)
     rep.level1 = check_site(site).problems if checked else []
-    with ServerHandle() as server, BrowserHost() as host:
+    with _opened(server, host) as (server, host):
         for task in tasks:
             sem_env = SemanticEnv(task, agent="oracle")
             expected = run_episode(sem_env, OracleAgent())
@@ -135,6 +138,18 @@ def validate_site(site_name: str, tasks: list[Task],
                 on_task(task)
     rep.level2 = list(dict.fromkeys(rep.level2))
     return rep
+
+
+@contextlib.contextmanager
+def _opened(server: ServerHandle | None,
+            host: BrowserHost | None) -> Iterator[tuple[ServerHandle, BrowserHost]]:
+    """``server`` and ``host``, each started here (and closed after) when not given."""
+    with contextlib.ExitStack() as stack:
+        if server is None:
+            server = stack.enter_context(ServerHandle())
+        if host is None:
+            host = stack.enter_context(BrowserHost())
+        yield server, host
 
 
 def _compare(task: Task, expected: EpisodeTrace, got: EpisodeTrace, rep: ValidationReport) -> None:
@@ -196,10 +211,12 @@ def validate_sites(tasks: Sequence[Task], workers: int,
     for t in tasks:
         by_site.setdefault(t.site, []).append(t)
     reports = {name: ValidationReport(name, tasks=len(ts)) for name, ts in sorted(by_site.items())}
-    if workers <= 1:
-        for name, ts in by_site.items():
-            reports[name] = validate_site(name, ts, on_task=(
-                lambda _t: on_tasks(1)) if on_tasks else None, noise=noise)
+    if workers <= 1:  # one server and one Chromium for every site
+        with _opened(None, None) as (server, host):
+            for name, ts in by_site.items():
+                reports[name] = validate_site(name, ts, on_task=(
+                    lambda _t: on_tasks(1)) if on_tasks else None, noise=noise,
+                    server=server, host=host)
         return list(reports.values())
     for name in reports:
         reports[name].level1 = check_site(get_site(name)).problems

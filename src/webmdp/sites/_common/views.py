@@ -73,7 +73,7 @@ def site_folder(site: str, kind: str) -> Path | None:
     package has its pages; None when it has none. ``cross`` is the cross-site start page's."""
     from webmdp.core.registry import SITES, get_site
 
-    if site == _CROSS_VIEWS:
+    if site in (_CROSS_VIEWS, CROSS):  # the composite MDP's start page and switcher
         package = "webmdp.sites.cross"
     elif site in SITES:
         package = get_site(site).package()
