@@ -42,13 +42,14 @@ try:
 except ImportError as exc:  # gymnasium is an optional extra
     raise ImportError("webmdp.gym needs Gymnasium >= 1.0: pip install 'webmdp[gym]'") from exc
 
+from webmdp.core.registry import usable_sites
 from webmdp.env.chromium import VIEWPORT
 from webmdp.env.episode import DEFAULT_STEP_BUDGET
 from webmdp.env.registry import env_ids as webmdp_env_ids
 from webmdp.env.registry import resolve_task
 from webmdp.env.semantic import SemanticEnv
 from webmdp.errors import ConfigError, unknown_choice
-from webmdp.sites import get_site, site_names
+from webmdp.sites import get_site
 from webmdp.tasks.generate import plan
 from webmdp.tasks.model import Task
 
@@ -87,8 +88,7 @@ def charset() -> str:
     literally, as a Python / JS escape or as an HTML entity; plus :data:`REPLACEMENT`."""
     pkg = Path(__file__).parent
     roots = {pkg / "sites", pkg / "tasks", pkg / "core", pkg / "env"}
-    roots |= {Path(inspect.getfile(type(get_site(n)))).parent
-              for n in site_names(plugins=True)}
+    roots |= {Path(inspect.getfile(type(site))).parent for site in usable_sites()}
     files = {p.resolve() for root in roots for p in root.rglob("*")
              if p.suffix in _SOURCE_SUFFIXES}
     found = set(string.printable) | {REPLACEMENT}

@@ -162,3 +162,25 @@ def test_a_grammar_package_is_listed_and_exported_through_its_entry_point(tmp_pa
     assert out[0] == "['uitars', 'qwen', 'json', 'terse']"
     assert json.loads(out[1]) == {"thought": "I look.",
                                   "action": {"name": "Search", "params": {"query": "x"}}}
+
+
+def test_a_plugin_that_cannot_load_is_left_out_of_listings_with_a_warning(tmp_path: Path
+                                                                          ) -> None:
+    """Its metadata installed, its module gone: environment ids, Gymnasium and `sites list`
+    go on without it and say why; naming it is still an error."""
+    fake_dist(tmp_path, "webmdp-broken", {"webmdp.sites": {"broken": "nowhere.site:Site"}}, {})
+    env = {**os.environ, "PYTHONPATH": str(tmp_path)}
+    code = ("import webmdp, webmdp.gym\n"
+            "print(any(i.startswith('broken') for i in webmdp.env_ids()))\n"
+            "try:\n    webmdp.make('broken-v1')\nexcept webmdp.ConfigError as e:\n"
+            "    print('refused:', e)\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          env=env, check=True)
+    out = done.stdout.splitlines()
+    assert out[0] == "False" and out[1].startswith("refused: site 'broken' from package "
+                                                   "webmdp-broken: cannot load nowhere.site")
+    assert "RuntimeWarning" in done.stderr and "(left out)" in done.stderr
+    rows = json.loads(subprocess.run([WEBMDP, "sites", "list", "--json"], capture_output=True,
+                                     text=True, env=env, check=True).stdout)
+    (broken,) = [r for r in rows if r["site"] == "broken"]
+    assert broken["package"] == "webmdp-broken" and "cannot load" in broken["error"]

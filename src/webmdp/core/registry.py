@@ -10,6 +10,7 @@ MDP mean on every machine whatever else is installed (published figures stay com
 from __future__ import annotations
 
 import importlib
+import warnings
 from functools import cache
 
 from webmdp.core.site import Site
@@ -58,6 +59,20 @@ def site_names(*, plugins: bool = False) -> list[str]:
     site, plugins included."""
     entries = SITES.entries()
     return sorted(n for n, e in entries.items() if plugins or e.builtin)
+
+
+def usable_sites() -> list[Site]:
+    """Every site that loads: webmdp's own, then the installed plugins'. A plugin that cannot
+    be loaded (its module missing, another plugin API) is left out with a warning that says
+    why, so listing environments or building Gymnasium's spaces does not fail on it;
+    naming it (``get_site``) still raises."""
+    out = []
+    for name in site_names(plugins=True):
+        try:
+            out.append(get_site(name))
+        except PluginError as exc:
+            warnings.warn(f"{exc} (left out)", RuntimeWarning, stacklevel=2)
+    return out
 
 
 @cache

@@ -341,12 +341,12 @@ _ENV_ID = re.compile(r"^(?P<site>[a-z_]+)(?:/(?P<template>[a-z_]+))?-v(?P<versio
 def env_ids() -> list[str]:
     """Every environment id: ``<site>-v1`` and ``<site>/<template>-v1``, installed plugin
     sites' included."""
-    from webmdp.core.registry import get_site, site_names
+    from webmdp.core.registry import usable_sites
 
     out = []
-    for name in site_names(plugins=True):
-        out.append(f"{name}-v1")
-        out += [f"{name}/{t}-v1" for t in get_site(name).templates]
+    for site in usable_sites():
+        out.append(f"{site.name}-v1")
+        out += [f"{site.name}/{t}-v1" for t in site.templates]
     return out
 
 
