@@ -102,8 +102,11 @@ def test_reset_draws_from_a_level_of_a_split(shopping_env: WebMDPEnvironment) ->
         env.reset(split=TRAIN, level=4)
 
 
-def _two_per_site() -> list[tuple[str, int]]:
-    return [(s, i) for s in site_names() for i in (0, 1)]
+def _two_per_site() -> list[object]:
+    """Two oracles per site: the first in `make test`, the second (the same path on the same
+    site; an A* potential per step) in `make test-slow`."""
+    return [pytest.param(s, i, marks=(pytest.mark.slow,) if i else ())
+            for s in site_names() for i in (0, 1)]
 
 
 @pytest.mark.parametrize(("site", "index"), _two_per_site())
