@@ -106,19 +106,21 @@ class Registry(Generic[T]):
         self._entries: dict[str, Entry] | None = None
         self._loaded: dict[str, T] = {}
 
+    @property
+    def _runtime_key(self) -> str:
+        """Where ``$WEBMDP_PLUGINS`` holds this registry's run-time names: its group, or for a
+        registry without one, its kind."""
+        return self.group or self.kind
+
     # -- reading -------------------------------------------------------------------------------
     def entries(self) -> dict[str, Entry]:
         """Every registered name, read once (entry points and ``$WEBMDP_PLUGINS``)."""
         if self._entries is None:
             version = _webmdp_version()
             entries = {n: Entry(n, t, BUILTIN, version) for n, t in self._builtins.items()}
-            eps = metadata.entry_points(group=self.group) if self.group else ()
-            for ep in eps:
-                dist = getattr(ep, "dist", None)
-                package = dist.name if dist is not None else ep.module
-                self._add(entries, Entry(ep.name, ep.value, package,
-                                         dist.version if dist is not None else "?"))
-            for name, target in _runtime().get(self.group or "", {}).items():
+            for entry in _installed(self.group) if self.group else ():
+                self._add(entries, entry)
+            for name, target in _runtime().get(self._runtime_key, {}).items():
                 old = entries.get(name)
                 if old is None or old.target != target:  # the same again is no clash
                     self._add(entries, Entry(name, target, RUNTIME, ""))
@@ -173,7 +175,7 @@ class Registry(Generic[T]):
         self._entries = entries
         self._loaded.pop(name, None)
         runtime = _runtime()
-        runtime.setdefault(self.group or self.kind, {})[name] = target
+        runtime.setdefault(self._runtime_key, {})[name] = target
         os.environ[ENV] = json.dumps(runtime, sort_keys=True)
 
     def _add(self, entries: dict[str, Entry], entry: Entry) -> None:
@@ -217,15 +219,22 @@ def _check_api(kind: str, entry: Entry, module: Any) -> None:
                           f"{said}; this webmdp speaks plugin API {PLUGIN_API}")
 
 
+def _installed(group: str) -> list[Entry]:
+    """The entry points of ``group``, each as an entry naming its distribution and version."""
+    out = []
+    for ep in metadata.entry_points(group=group):
+        dist = getattr(ep, "dist", None)
+        out.append(Entry(ep.name, ep.value, dist.name if dist is not None else ep.module,
+                         dist.version if dist is not None else "?"))
+    return out
+
+
 def plugin_entries() -> list[tuple[str, Entry]]:
     """Every non-built-in entry of every group: ``(group, entry)`` (entry points and names
     registered at run time), read from the installed metadata without importing anything."""
     out: list[tuple[str, Entry]] = []
     for group in GROUPS:
-        for ep in metadata.entry_points(group=group):
-            dist = getattr(ep, "dist", None)
-            out.append((group, Entry(ep.name, ep.value, dist.name if dist else ep.module,
-                                     dist.version if dist else "?")))
+        out += [(group, entry) for entry in _installed(group)]
         for name, target in _runtime().get(group, {}).items():
             if not target.startswith(BUILTIN + "."):
                 out.append((group, Entry(name, target, RUNTIME, "")))

@@ -111,6 +111,9 @@ def test_names_registered_at_run_time_reach_child_processes(
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True, env=dict(os.environ))
     assert out.stdout.strip() == "['gizmo']"
+    modes: Registry[object] = Registry("mode", None, {})  # no entry-point group: by its kind
+    modes.register("flat", "json:dumps")
+    assert Registry("mode", None, {}).names() == ["flat"]
 
 
 def test_site_names_is_the_benchmark_and_plugins_are_named(monkeypatch: pytest.MonkeyPatch

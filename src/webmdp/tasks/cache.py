@@ -60,10 +60,23 @@ def code_key() -> str:
     site makes a new key, so its tasks are never served stale."""
     h = hashlib.sha256(f"{sys.version_info.major}.{sys.version_info.minor}".encode())
     _digest(h, _PACKAGE)
-    for name, root in plugin_roots():
+    for name, root in _plugin_roots():
         h.update(b"\0plugin\0" + name.encode() + b"\0")
         _digest(h, root)
     return h.hexdigest()[:20]
+
+
+@cache
+def _plugin_roots() -> tuple[tuple[str, Path], ...]:
+    """The plugin packages this process's key covers, read once (as the key is)."""
+    return tuple(plugin_roots())
+
+
+def covers(module: str) -> bool:
+    """Whether :func:`code_key` covers ``module``'s code: webmdp's own, or a module of an
+    installed plugin's package (so its generated tasks may be cached)."""
+    top = module.split(".")[0]
+    return top == _PACKAGE.name or any(top == name for name, _ in _plugin_roots())
 
 
 def _digest(h: Any, root: Path) -> None:

@@ -16,7 +16,7 @@ from webmdp.core.model import PAGE_META, World
 from webmdp.core.site import Site
 from webmdp.core.spec import Action
 from webmdp.errors import GenerationError, InvalidAction
-from webmdp.tasks.cache import cached_hit, cached_tasks, store_text, tasks_text
+from webmdp.tasks.cache import cached_hit, cached_tasks, covers, store_text, tasks_text
 from webmdp.tasks.difficulty import measure
 from webmdp.tasks.domains import domain_of
 from webmdp.tasks.model import ActionModel, Complexity, Task
@@ -233,10 +233,7 @@ def _build_text(name: str, n: int) -> str:
 
 def _shipped(site: Site) -> bool:
     """A site whose code the cache key covers: webmdp's own, or an installed plugin's."""
-    from webmdp.plugins import plugin_roots
-
-    top = type(site).__module__.split(".")[0]
-    return top == "webmdp" or any(top == name for name, _ in plugin_roots())
+    return covers(type(site).__module__)
 
 
 _GENERATED: dict[tuple[str, type, int], tuple[Task, ...]] = {}

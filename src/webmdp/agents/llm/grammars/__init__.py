@@ -43,7 +43,7 @@ def _is_info(value: object) -> None:
 
 
 _P = "webmdp.agents.llm.grammars."
-GRAMMARS: Registry[GrammarInfo] = Registry("grammar", "webmdp.grammars", {
+_BUILTIN = {
     "uitars": _P + "uitars:INFO",
     "qwen": _P + "qwen:INFO",
     "fara": _P + "fara:INFO",
@@ -51,16 +51,17 @@ GRAMMARS: Registry[GrammarInfo] = Registry("grammar", "webmdp.grammars", {
     "anthropic-cua": _P + "anthropic_cua:INFO",
     "axtree": _P + "axtree:INFO",
     "json": _P + "json_grammar:INFO",
-}, check=_is_info)
+}
+GRAMMARS: Registry[GrammarInfo] = Registry("grammar", "webmdp.grammars", _BUILTIN,
+                                           check=_is_info)
 """Every grammar (a :class:`webmdp.plugins.Registry`, group ``webmdp.grammars``): webmdp's
 seven in this order, then installed packages' ``GrammarInfo`` entry points."""
-_ORDER = list(GRAMMARS.entries())
 
 
 def grammar_names() -> list[str]:
     """The grammars, webmdp's own first in their table's order, then plugins by name."""
     names = GRAMMARS.names()
-    return [n for n in _ORDER if n in names] + [n for n in names if n not in _ORDER]
+    return [*_BUILTIN, *(n for n in names if n not in _BUILTIN)]
 
 
 def grammar_info(name: str) -> GrammarInfo:
