@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: setup demo test test-slow test-train lint bench clean
+.PHONY: setup demo test test-slow test-train lint bench clean docs docs-serve docs-images
 
 setup: $(STAMP)
 	@bash scripts/ensure_chromium.sh
@@ -15,7 +15,7 @@ setup: $(STAMP)
 $(STAMP): pyproject.toml examples/site-plugin/pyproject.toml
 	@test -x $(BIN)/python || $(PY) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -e '.[dev]'
+	$(BIN)/python -m pip install -q -e '.[dev,docs]'
 	$(BIN)/python -m pip install -q --no-deps -e examples/site-plugin
 	@touch $(STAMP)
 
@@ -28,7 +28,7 @@ demo: setup
 # Chromium); the workers share one task cache. The run ends with its 15 slowest tests.
 PYTEST_WORKERS ?= auto
 test: setup
-	$(BIN)/ruff check src tests benchmarks examples
+	$(BIN)/ruff check src tests benchmarks examples scripts
 	$(BIN)/mypy
 	$(BIN)/python -m pytest -q -p no:cacheprovider -n $(PYTEST_WORKERS) --maxprocesses 4 \
 	  --durations 15
@@ -49,12 +49,28 @@ test-train: setup
 	$(BIN)/python -m pip install -q $(TRAIN_PIP_ARGS) -e '.[steprm-vlm,trl]'
 	$(BIN)/python -m pytest -q -p no:cacheprovider -m train -s tests/train
 
+# The documentation site (mkdocs.yml; the `docs` extra, which setup installs): built with
+# --strict, so a broken link, a missing page or a docstring mkdocstrings cannot read fails.
+# Pages and tables generated from the code come from scripts/mkdocs_hooks.py. `make test`
+# builds it too (tests/docs), and runs every bash and python example of README.md and docs/.
+export NO_MKDOCS_2_WARNING := 1
+docs: setup
+	$(BIN)/mkdocs build --strict
+
+docs-serve: setup
+	$(BIN)/mkdocs serve --dev-addr 127.0.0.1:8000
+
+# The pictures of docs/img, made from real runs in Chromium (not in `make test`: font
+# rendering differs between machines); each at most 300 KB.
+docs-images: setup
+	$(BIN)/python scripts/docs_images.py
+
 lint: setup
-	$(BIN)/ruff check src tests benchmarks examples
+	$(BIN)/ruff check src tests benchmarks examples scripts
 	$(BIN)/ruff format --check src tests benchmarks
 
 bench: setup
 	$(BIN)/python benchmarks/run_all.py
 
 clean:
-	rm -rf $(VENV) runs .pytest_cache
+	rm -rf $(VENV) runs .pytest_cache site

@@ -1,0 +1,296 @@
+"""The documentation's generated parts: written from the code at build time, so they never drift.
+
+``mkdocs build`` runs them through ``scripts/mkdocs_hooks.py``; each is also a command:
+
+    python scripts/docs_gen.py site mail       # one site's tables (surfaces, actions, ...)
+    python scripts/docs_gen.py sites           # the ten sites in one table
+    python scripts/docs_gen.py difficulty      # measured levels of the built-in tasks
+    python scripts/docs_gen.py splits          # train / test counts per holdout
+    python scripts/docs_gen.py cli             # the CLI reference (Typer's own generator)
+    python scripts/docs_gen.py api             # the API reference page (mkdocstrings)
+
+A page asks for a part with a marker on a line of its own, e.g. ``<!-- webmdp:site mail -->``;
+every count such a part shows is computed from the site declarations and the generated tasks.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
+
+from webmdp.core.spec import ActionSpec, ParamSpec
+from webmdp.sites import get_site
+from webmdp.sites.registry import site_names
+
+LEVELS = ("1", "2", "3", "none")
+MARKER = re.compile(r"^<!-- webmdp:(?P<part>[a-z-]+)(?: (?P<arg>[a-z_-]+))? -->$", re.M)
+
+
+def _row(cells: Iterable[object]) -> str:
+    return "| " + " | ".join(str(c).replace("|", "\\|").replace("\n", " ") for c in cells) + " |"
+
+
+def table(header: Sequence[str], rows: Iterable[Sequence[object]],
+          align: Sequence[str] = ()) -> str:
+    """A Markdown table; ``align`` holds ``"r"`` for a right-aligned column."""
+    rule = ["---:" if (align[i:i + 1] == ["r"] or align[i:i + 1] == ("r",)) else "---"
+            for i in range(len(header))]
+    return "\n".join([_row(header), _row(rule), *(_row(r) for r in rows)])
+
+
+def _param(p: ParamSpec) -> str:
+    if p.choices:
+        kind = " / ".join(p.choices)
+        text = f"{p.name}: {kind}"
+    else:
+        text = f"{p.name}: {p.type}"
+    return f"`{text}`" + (" (optional)" if p.optional else "")
+
+
+def _params(a: ActionSpec) -> str:
+    return ", ".join(_param(p) for p in a.params) or "none"
+
+
+def _tasks(site: str) -> list:
+    from webmdp.tasks.select import select_tasks
+    return select_tasks(site)
+
+
+def _level(task: object) -> str:
+    diff = getattr(task, "difficulty", None)
+    return str(diff.level) if diff is not None else "none"
+
+
+# WebSTEP's Table 4, per site: what the paper counts (surfaces, actions, templates, card and
+# detail fields, tasks) and its decision object; the code gives the other column.
+PAPER: dict[str, tuple[int, int, int, int, int, int, str]] = {
+    "shopping": (6, 23, 6, 12, 12, 180, "product"),
+    "mail": (3, 36, 6, 10, 9, 180, "thread"),
+    "calendar": (6, 14, 6, 8, 6, 180, "event"),
+    "chat": (3, 24, 12, 6, 5, 180, "message"),
+    "food": (6, 24, 15, 8, 7, 180, "restaurant / menu item"),
+    "accommodation": (4, 16, 12, 9, 8, 180, "listing"),
+    "housing": (4, 16, 12, 8, 10, 180, "property"),
+    "qa": (4, 18, 12, 7, 6, 180, "question"),
+    "repo": (6, 32, 12, 9, 8, 180, "repository / issue"),
+    "jobs": (6, 26, 12, 7, 9, 180, "job / profile"),
+}
+
+
+def _source(name: str) -> str:
+    site = get_site(name)
+    return (f"*Generated from `{type(site).__module__}` and the site's built-in tasks "
+            f"(`webmdp tasks list --site {name}`).*")
+
+
+def site_surfaces(name: str) -> str:
+    site = get_site(name)
+    return "\n\n".join([
+        _source(name),
+        f"{len(site.surfaces)} surfaces. A surface's kind is what WebSTEP's metrics read: "
+        "**card** (lists), **detail** (one entity), **commit** (task-completing) or other.",
+        table(["surface", "kind", "what it shows"],
+              [(f"`{s.name}`", s.kind.value, s.description) for s in site.surfaces])])
+
+
+def site_actions(name: str) -> str:
+    site = get_site(name)
+    return "\n\n".join([
+        f"{len(site.actions)} typed actions; a state-changing action is a commit "
+        "(WebSTEP Table 6). *Generated from the site's declaration.*",
+        table(["action", "parameters", "skill", "category", "changes state", "what it does"],
+              [(f"`{a.name}`", _params(a), a.skill, a.category.value,
+                "yes" if a.changes_state else "", a.description) for a in site.actions])])
+
+
+def site_fields(name: str) -> str:
+    site = get_site(name)
+    vis = site.visibility
+    pixel = sorted({f for fs in site.pixel_fields.values() for f in fs})
+    rows: list[tuple[object, ...]] = [
+        ("card", len(vis.card_fields), ", ".join(f"`{f}`" for f in vis.card_fields)),
+        ("detail only", len(vis.detail_fields), ", ".join(f"`{f}`" for f in vis.detail_fields))]
+    if pixel:
+        rows.append(("pixels only (dial tasks)", len(pixel), ", ".join(f"`{f}`" for f in pixel)))
+    return ("*Generated from the site's visibility spec.*\n\n"
+            + table(["access level", "count", "fields"], rows, align=("", "r")))
+
+
+def site_templates(name: str) -> str:
+    site = get_site(name)
+    tasks = _tasks(name)
+    by_template = Counter(t.template for t in tasks)
+    example = {}
+    for t in tasks:
+        example.setdefault(t.template, t)
+    dial = site.dial_templates
+    rows = [(f"`{t.name}`", t.description, f"`{t.commit_action}`", t.answer_type,
+             by_template.get(t.name, 0),
+             f"`{example[t.name].id}`: {example[t.name].instruction}" if t.name in example else "")
+            for t in site.templates.values()]
+    rows += [(f"`{t.name}`", t.description, f"`{t.commit_action}`", t.answer_type, "dial only",
+              "") for t in dial.values()]
+    head = (f"{len(site.templates)} templates make the {len(tasks)} built-in tasks"
+            + (f"; {len(dial)} more are for the difficulty dial only" if dial else "")
+            + ". *Generated from the templates and the built-in tasks.*")
+    return head + "\n\n" + table(
+        ["template", "what the task asks", "commit action", "answer", "built-in tasks",
+         "example"], rows, align=("", "", "", "", "r"))
+
+
+def site_tasks(name: str) -> str:
+    tasks = _tasks(name)
+    by_level = Counter(_level(t) for t in tasks)
+    by_hn = Counter(len(t.hard_negatives) for t in tasks)
+    return "\n\n".join([
+        "Built-in tasks by measured difficulty level (WebForge; `webmdp tasks stats "
+        f"--by level --site {name}`) and by number of hard negatives. *Generated.*",
+        table(["", *(f"level {lv}" for lv in LEVELS), "total"],
+              [("tasks", *(by_level.get(lv, 0) for lv in LEVELS), len(tasks))],
+              align=("", "r", "r", "r", "r", "r")),
+        table(["hard negatives", *(str(k) for k in range(4))],
+              [("tasks", *(by_hn.get(k, 0) for k in range(4)))],
+              align=("", "r", "r", "r", "r"))])
+
+
+def site_paper(name: str) -> str:
+    site = get_site(name)
+    paper = PAPER.get(name)
+    here = (len(site.surfaces), len(site.actions), len(site.templates),
+            len(site.visibility.card_fields), len(site.visibility.detail_fields),
+            len(_tasks(name)))
+    if paper is None:
+        return ""
+    labels = ("surfaces", "actions", "templates", "card fields", "detail fields", "tasks")
+    rows = [(lab, p, h) for lab, p, h in zip(labels, paper[:6], here, strict=True)]
+    rows.append(("decision object", paper[6], paper[6]))
+    return ("*The paper's column is WebSTEP's Table 4; ours is generated from the code.*\n\n"
+            + table(["", "paper", "here"], rows, align=("", "r", "r")))
+
+
+def site_tables(name: str) -> str:
+    """A whole site page's generated part (a site without hand-written prose)."""
+    return "\n\n".join([
+        "## Surfaces", site_surfaces(name), "## Actions", site_actions(name),
+        "## Fields", site_fields(name), "## Templates", site_templates(name),
+        "## Tasks", site_tasks(name), "## Against the paper (Table 4)", site_paper(name)])
+
+
+def sites_table() -> str:
+    """The ten built-in sites in one table, with a total row."""
+    rows: list[tuple[object, ...]] = []
+    totals = Counter[str]()
+    for name in site_names():
+        site = get_site(name)
+        n = len(_tasks(name))
+        counts = {"surfaces": len(site.surfaces), "actions": len(site.actions),
+                  "templates": len(site.templates), "card": len(site.visibility.card_fields),
+                  "detail": len(site.visibility.detail_fields), "tasks": n}
+        totals.update(counts)
+        rows.append((f"[{name}]({name}.md)", site.title, site.domain, counts["surfaces"],
+                     counts["actions"], counts["templates"],
+                     f"{counts['card']} / {counts['detail']}", f"{n:,}"))
+    rows.append(("**all ten**", "", "", totals["surfaces"], totals["actions"],
+                 totals["templates"], f"{totals['card']} / {totals['detail']}",
+                 f"{totals['tasks']:,}"))
+    return table(["site", "title", "domain", "surfaces", "actions", "templates",
+                  "card / detail fields", "tasks"], rows,
+                 align=("", "", "", "r", "r", "r", "r", "r"))
+
+
+def difficulty_table() -> str:
+    """Levels per WebForge dimension over the built-in tasks, and the overall levels."""
+    from webmdp.tasks.difficulty import TITLES
+    tasks = [t for name in site_names() for t in _tasks(name)]
+    n = len(tasks)
+    rows = []
+    for dim, title in TITLES.items():
+        c = Counter(t.difficulty.of(dim) for t in tasks if t.difficulty)
+        rows.append((f"{title} (`{dim}`)", *(f"{c.get(lv, 0):,} ({100 * c.get(lv, 0) / n:.1f}%)"
+                                  for lv in (1, 2, 3))))
+    overall = Counter(_level(t) for t in tasks)
+    return "\n\n".join([
+        table(["dimension", "L1", "L2", "L3"], rows, align=("", "r", "r", "r")),
+        f"Overall, over the {n:,} built-in tasks: "
+        + ", ".join(f"level {lv}: {overall.get(lv, 0):,}" for lv in LEVELS) + ".",
+    ])
+
+
+def splits_table() -> str:
+    """Train / test counts per level under three holdouts (`webmdp rl splits --json`)."""
+    from webmdp.rl.splits import Catalog, counts
+    rows = []
+    for holdout in ("task", "template", "site:mail"):
+        by = Counter[tuple[str, str]]()
+        for r in counts(Catalog("all", None, holdout)):  # type: ignore[arg-type]
+            by[r["split"], r["level"]] += r["tasks"]
+        for split in ("train", "test"):
+            cells = [by[split, lv] for lv in LEVELS]
+            rows.append((f"`{holdout}`", split, *(f"{c:,}" for c in cells),
+                         f"{sum(cells):,}"))
+    return table(["holdout", "split", "level 1", "level 2", "level 3", "level none", "total"],
+                 rows, align=("", "", "r", "r", "r", "r", "r"))
+
+
+def cli_reference() -> str:
+    """The CLI reference, written by Typer's own generator (every command, option, default)."""
+    typer = Path(sys.executable).with_name("typer")
+    cmd = [str(typer) if typer.exists() else "typer", "webmdp.cli.main", "utils", "docs",
+           "--name", "webmdp"]
+    text = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
+    # Typer writes the page title as `# `webmdp``; the page's own title comes first.
+    return text.replace("# `webmdp`", "# CLI reference\n\nGenerated at build time by "
+                        "`typer webmdp.cli.main utils docs --name webmdp`: every command, "
+                        "option and default, as `--help` prints them.\n\n## `webmdp`", 1)
+
+
+def api_reference() -> str:
+    """One mkdocstrings block per name of ``webmdp.__all__``, from its defining module."""
+    import webmdp
+    lines = ["# Python API", "",
+             "What `webmdp.__all__` names is the public API: what a script or a plugin may "
+             "import and rely on (`webmdp.PLUGIN_API` is its version). Generated from the "
+             "docstrings at build time.", ""]
+    for name in sorted(webmdp.__all__, key=str.lower):
+        obj = getattr(webmdp, name)
+        module = getattr(obj, "__module__", None)
+        if module is None or not hasattr(obj, "__qualname__"):
+            lines += [f"## `{name}`", "", f"`webmdp.{name} = {obj!r}`", ""]
+            continue
+        lines += [f"## `{name}`", "", f"::: {module}.{obj.__qualname__}",
+                  "    options:", "      show_root_heading: false", "      heading_level: 3", ""]
+    return "\n".join(lines)
+
+
+PARTS: dict[str, Callable[..., str]] = {
+    "site": site_tables, "site-surfaces": site_surfaces, "site-actions": site_actions,
+    "site-fields": site_fields, "site-templates": site_templates, "site-tasks": site_tasks,
+    "site-paper": site_paper, "sites": sites_table, "difficulty": difficulty_table,
+    "splits": splits_table, "cli": cli_reference, "api": api_reference,
+}
+
+
+def expand(markdown: str) -> str:
+    """Replace every ``<!-- webmdp:PART [ARG] -->`` line with the part it names."""
+    def one(m: re.Match[str]) -> str:
+        part = PARTS.get(m["part"])
+        if part is None:
+            raise ValueError(f"unknown generated part {m['part']!r}; known: {sorted(PARTS)}")
+        return part(m["arg"]) if m["arg"] else part()
+    return MARKER.sub(one, markdown)
+
+
+def main(argv: list[str]) -> int:
+    if not argv or argv[0] not in PARTS:
+        print(__doc__)
+        return 2
+    print(PARTS[argv[0]](*argv[1:]))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))
