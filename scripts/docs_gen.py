@@ -5,7 +5,6 @@
     python scripts/docs_gen.py site mail       # one site's tables (surfaces, actions, ...)
     python scripts/docs_gen.py sites           # the ten sites in one table
     python scripts/docs_gen.py difficulty      # measured levels of the built-in tasks
-    python scripts/docs_gen.py splits          # train / test counts per holdout
     python scripts/docs_gen.py cli             # the CLI reference (Typer's own generator)
     python scripts/docs_gen.py api             # the API reference page (mkdocstrings)
 
@@ -220,22 +219,6 @@ def difficulty_table() -> str:
     ])
 
 
-def splits_table() -> str:
-    """Train / test counts per level under three holdouts (`webmdp rl splits --json`)."""
-    from webmdp.rl.splits import Catalog, counts
-    rows = []
-    for holdout in ("task", "template", "site:mail"):
-        by = Counter[tuple[str, str]]()
-        for r in counts(Catalog("all", None, holdout)):  # type: ignore[arg-type]
-            by[r["split"], r["level"]] += r["tasks"]
-        for split in ("train", "test"):
-            cells = [by[split, lv] for lv in LEVELS]
-            rows.append((f"`{holdout}`", split, *(f"{c:,}" for c in cells),
-                         f"{sum(cells):,}"))
-    return table(["holdout", "split", "level 1", "level 2", "level 3", "level none", "total"],
-                 rows, align=("", "", "r", "r", "r", "r", "r"))
-
-
 def cli_reference() -> str:
     """The CLI reference, written by Typer's own generator (every command, option, default)."""
     typer = Path(sys.executable).with_name("typer")
@@ -270,7 +253,7 @@ PARTS: dict[str, Callable[..., str]] = {
     "site": site_tables, "site-surfaces": site_surfaces, "site-actions": site_actions,
     "site-fields": site_fields, "site-templates": site_templates, "site-tasks": site_tasks,
     "site-paper": site_paper, "sites": sites_table, "difficulty": difficulty_table,
-    "splits": splits_table, "cli": cli_reference, "api": api_reference,
+    "cli": cli_reference, "api": api_reference,
 }
 
 

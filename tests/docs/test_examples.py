@@ -29,8 +29,11 @@ PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
 RUNNABLE = {"bash", "python"}
 # Fence languages a page may use; `sh`/`shell`/`py`, or no language, would hide an example.
 KNOWN = RUNNABLE | {"console", "text", "json", "jsonl", "yaml", "toml", "markdown", "html"}
-FENCE = re.compile(r"^(?P<indent>[ ]*)```(?P<lang>[A-Za-z0-9_-]*)[^\n]*\n"
-                   r"(?P<body>.*?)^(?P=indent)```[ ]*$", re.M | re.S)
+FENCE = re.compile(
+    r"^(?P<indent>[ ]*)```(?P<lang>[A-Za-z0-9_-]*)[^\n]*\n"
+    r"(?P<body>.*?)^(?P=indent)```[ ]*$",
+    re.M | re.S,
+)
 REASON = re.compile(r"^<!-- not run: \S.* -->$")
 BLOCK_TIMEOUT_S = 240
 
@@ -56,12 +59,17 @@ def blocks(page: Path) -> list[Block]:
     for m in FENCE.finditer(text):
         indent = len(m["indent"])
         body = "\n".join(line[indent:] for line in m["body"].splitlines())
-        above = [ln.strip() for ln in text[:m.start()].splitlines() if ln.strip()]
-        block = Block(page, text.count("\n", 0, m.start()) + 1, m["lang"], body,
-                      above[-1] if above else "")
-        between = text[end_of_last:m.start()]
-        if (block.lang == "text" and found and found[-1].lang in RUNNABLE
-                and re.fullmatch(r"\s*(It prints[^\n]*:|Output[^\n]*:)?\s*", between)):
+        above = [ln.strip() for ln in text[: m.start()].splitlines() if ln.strip()]
+        block = Block(
+            page, text.count("\n", 0, m.start()) + 1, m["lang"], body, above[-1] if above else ""
+        )
+        between = text[end_of_last : m.start()]
+        if (
+            block.lang == "text"
+            and found
+            and found[-1].lang in RUNNABLE
+            and re.fullmatch(r"\s*(It prints[^\n]*:|Output[^\n]*:)?\s*", between)
+        ):
             found[-1].output = body
         found.append(block)
         end_of_last = m.end()
@@ -82,20 +90,29 @@ def test_pages_have_examples() -> None:
 def test_fence_is_runnable_or_says_why_not(block: Block) -> None:
     assert block.lang in KNOWN, (
         f"{block.where}: fence language {block.lang or '(none)'!r}; use bash or python "
-        "(run by the suite) or console with a `<!-- not run: why -->` line above it")
+        "(run by the suite) or console with a `<!-- not run: why -->` line above it"
+    )
     if block.lang == "console":
         assert REASON.match(block.before), (
-            f"{block.where}: a console block needs a one-line `<!-- not run: why -->` above it")
+            f"{block.where}: a console block needs a one-line `<!-- not run: why -->` above it"
+        )
     if block.lang in RUNNABLE:
         assert not block.before.startswith("<!-- not run"), (
-            f"{block.where}: a block marked `not run` must be fenced console")
+            f"{block.where}: a block marked `not run` must be fenced console"
+        )
 
 
 def _reply(request: Request) -> Reply:
     """Any model call: finish at once (semantic JSON grammar); other grammars read it as an
     unparseable reply, which the agent's stop rule ends after three."""
-    return Reply(text=json.dumps({"thought": "The docs example ends here.",
-                                  "action": {"name": "Finish", "params": {"answer": "done"}}}))
+    return Reply(
+        text=json.dumps(
+            {
+                "thought": "The docs example ends here.",
+                "action": {"name": "Finish", "params": {"answer": "done"}},
+            }
+        )
+    )
 
 
 @pytest.fixture(scope="module")
@@ -119,8 +136,17 @@ def _env(server: ScriptedModelServer) -> dict[str, str]:
 
 def _shape_lines(text: str) -> list[str]:
     """The lines of an example's output that hold no digit, whitespace collapsed."""
-    return [" ".join(ln.split()) for ln in text.splitlines() if ln.strip()
-            and not re.search(r"\d", ln)]
+    return [
+        " ".join(ln.split()) for ln in text.splitlines() if ln.strip() and not re.search(r"\d", ln)
+    ]
+
+
+def _json_dict(line: str) -> dict | None:
+    try:
+        value = json.loads(line)
+    except ValueError:
+        return None
+    return value if isinstance(value, dict) else None
 
 
 def check_shape(block: Block, out: str) -> None:
@@ -133,16 +159,28 @@ def check_shape(block: Block, out: str) -> None:
         got = json.loads(out.strip().splitlines()[-1] if out.strip() else "{}")
         assert set(shown) <= set(got), f"{block.where}: keys {set(shown) - set(got)} missing"
         return
+    lines = [ln for ln in expected.splitlines() if ln.strip()]
+    shown_rows = [_json_dict(ln) for ln in lines]
+    if any(r is not None for r in shown_rows):  # JSON lines: the same keys, line by line
+        got_rows = [_json_dict(ln) for ln in out.splitlines() if ln.strip()]
+        assert len(got_rows) == len(shown_rows), f"{block.where}: printed {out}"
+        for want, got in zip(shown_rows, got_rows, strict=True):
+            assert (want is None) == (got is None), f"{block.where}: printed {out}"
+            if want is not None and got is not None:
+                assert set(want) == set(got), f"{block.where}: keys {set(want)} vs {set(got)}"
+        return
     have = {" ".join(ln.split()) for ln in out.splitlines()}
     flat = " ".join(out.split())
     for line in _shape_lines(expected):
         assert line in have or line in flat, (
-            f"{block.where}: the output shown has the line {line!r}; the command printed:\n{out}")
+            f"{block.where}: the output shown has the line {line!r}; the command printed:\n{out}"
+        )
     header = next((ln for ln in expected.splitlines() if ln.strip()), "")
     if header and not re.search(r"\d", header):
         cols = header.split()
         assert any(ln.split() == cols for ln in out.splitlines()), (
-            f"{block.where}: no line with the columns {cols}; the command printed:\n{out}")
+            f"{block.where}: no line with the columns {cols}; the command printed:\n{out}"
+        )
 
 
 def run_block(block: Block, cwd: Path, env: dict[str, str]) -> str:
@@ -152,11 +190,19 @@ def run_block(block: Block, cwd: Path, env: dict[str, str]) -> str:
         script = cwd / f"_example_{block.line}.py"
         script.write_text(block.body)
         cmd = [sys.executable, str(script)]
-    proc = subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True,
-                          timeout=BLOCK_TIMEOUT_S, stdin=subprocess.DEVNULL)
+    proc = subprocess.run(
+        cmd,
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=BLOCK_TIMEOUT_S,
+        stdin=subprocess.DEVNULL,
+    )
     assert proc.returncode == 0, (
         f"{block.where} exited {proc.returncode}:\n{block.body}\n--- stdout\n{proc.stdout[-3000:]}"
-        f"\n--- stderr\n{proc.stderr[-3000:]}")
+        f"\n--- stderr\n{proc.stderr[-3000:]}"
+    )
     return proc.stdout
 
 

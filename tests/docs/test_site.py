@@ -1,0 +1,175 @@
+"""The documentation site: built with ``--strict`` as ``make docs`` builds it, then served over
+HTTP on loopback and opened in a real Chromium, page by page."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from urllib.parse import urlparse
+
+import pytest
+import typer.main
+
+from support import shared_dir
+from webmdp.cli.main import app
+from webmdp.env.chromium import BrowserHost
+
+ROOT = Path(__file__).resolve().parents[2]
+pytestmark = pytest.mark.browser
+
+
+def _build(out: Path) -> None:
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    proc = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(out)],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert proc.returncode == 0, f"mkdocs build --strict failed:\n{proc.stderr[-6000:]}"
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """`make docs`'s build, once per test session however many xdist workers ask for it."""
+    return shared_dir(tmp_path_factory, "docs-site", _build)
+
+
+@pytest.fixture(scope="module")
+def served(built: Path) -> Iterator[str]:
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-u",
+            "-m",
+            "http.server",
+            "0",
+            "--bind",
+            "127.0.0.1",
+            "--directory",
+            str(built),
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline()
+        port = re.search(r"port (\d+)", line)
+        assert port, f"http.server said {line!r}"
+        yield f"http://127.0.0.1:{port.group(1)}/"
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+def pages(built: Path) -> list[str]:
+    return sorted(
+        str(p.parent.relative_to(built)).replace(".", "", 1)
+        if p.parent == built
+        else str(p.parent.relative_to(built)) + "/"
+        for p in built.rglob("index.html")
+        if "search" not in p.parts and "assets" not in p.parts
+    )
+
+
+def test_build_expands_every_generated_part(built: Path) -> None:
+    html = {p: p.read_text() for p in built.rglob("*.html")}
+    left = [str(p) for p, text in html.items() if "webmdp:" in text and "<!-- webmdp:" in text]
+    assert not left, f"markers left unexpanded: {left}"
+    mail = (built / "sites" / "mail" / "index.html").read_text()
+    assert "ComposeModal" in mail and "find_email_extract" in mail
+    for name in (
+        "accommodation",
+        "calendar",
+        "chat",
+        "food",
+        "housing",
+        "jobs",
+        "qa",
+        "repo",
+        "shopping",
+    ):
+        text = (built / "sites" / name / "index.html").read_text()
+        assert text.count("<table>") >= 6, name  # surfaces, actions, fields, templates, tasks
+
+
+def test_every_page_loads_without_errors(served: str, built: Path, host: BrowserHost) -> None:
+    urls = pages(built)
+    assert len(urls) >= 25, urls
+    ctx = host.browser.new_context()
+    outside: list[str] = []
+
+    def route(r: object) -> None:
+        req = r.request  # type: ignore[attr-defined]
+        if urlparse(req.url).hostname not in ("127.0.0.1", None) and not req.url.startswith(
+            ("data:", "blob:")
+        ):
+            outside.append(req.url)
+            r.abort()  # type: ignore[attr-defined]
+        else:
+            r.continue_()  # type: ignore[attr-defined]
+
+    ctx.route("**/*", route)
+    try:
+        page = ctx.new_page()
+        errors: list[str] = []
+        page.on(
+            "console",
+            lambda m: errors.append(f"{page.url}: {m.text}") if m.type == "error" else None,
+        )
+        page.on("pageerror", lambda e: errors.append(f"{page.url}: {e}"))
+        checked_images = 0
+        for rel in urls:
+            resp = page.goto(served + rel, wait_until="load")
+            assert resp is not None and resp.status == 200, rel
+            broken = page.evaluate(
+                "() => Array.from(document.images)"
+                ".filter(i => !(i.complete && i.naturalWidth > 0)).map(i => i.src)"
+            )
+            assert not broken, f"{rel}: images that did not load: {broken}"
+            checked_images += page.evaluate("() => document.images.length")
+        assert not errors, errors
+        assert not outside, f"requests that left the machine: {outside}"
+        assert checked_images >= 12
+    finally:
+        ctx.close()
+
+
+def test_search_finds_coverage_at_commit_on_concepts(served: str, host: BrowserHost) -> None:
+    ctx = host.browser.new_context()
+    try:
+        page = ctx.new_page()
+        page.goto(served, wait_until="load")
+        page.keyboard.press("/")  # Material's shortcut: focus the search box
+        box = page.locator("input.md-search__input")
+        box.wait_for(state="visible")
+        box.fill("coverage@commit")
+        hit = page.locator(".md-search-result__item a[href*='concepts']")
+        hit.first.wait_for(timeout=30_000)
+        assert hit.count() >= 1
+    finally:
+        ctx.close()
+
+
+def test_cli_reference_lists_every_command(served: str, host: BrowserHost) -> None:
+    commands = typer.main.get_command(app).list_commands(None)  # type: ignore[attr-defined]
+    assert len(commands) >= 10
+    ctx = host.browser.new_context()
+    try:
+        page = ctx.new_page()
+        page.goto(served + "reference/cli/", wait_until="load")
+        headings = page.locator("h2").all_inner_texts()
+        for name in commands:
+            assert any(h.strip().startswith(f"webmdp {name}") for h in headings), (
+                f"webmdp {name} is missing from the CLI reference: {headings}"
+            )
+    finally:
+        ctx.close()
