@@ -3,9 +3,10 @@
 A page's runnable blocks run in order in one temporary directory (a reader follows a page top
 to bottom: a later block may read what an earlier one wrote), with the installed ``webmdp`` on
 ``PATH`` and every model provider's base-URL variable pointed at a local scripted model server,
-so an example shows the command a user types and still runs here. A ``text`` block right after
-a runnable block is that block's output: the test checks its shape (the lines without digits,
-a JSON object's keys), never its digits. A block that must not run is fenced ``console`` with a
+so an example shows the command a user types and still runs here. A python block with a file
+name as its title (``python title="my_agent.py"``) is saved under that name, as the reader
+would. A ``text`` block right after a runnable block is that block's output: the test checks
+its shape (the lines without digits, a JSON object's keys), never its digits. A block that must not run is fenced ``console`` with a
 one-line ``<!-- not run: why -->`` right above it.
 """
 
@@ -30,7 +31,7 @@ RUNNABLE = {"bash", "python"}
 # Fence languages a page may use; `sh`/`shell`/`py`, or no language, would hide an example.
 KNOWN = RUNNABLE | {"console", "text", "json", "jsonl", "yaml", "toml", "markdown", "html"}
 FENCE = re.compile(
-    r"^(?P<indent>[ ]*)```(?P<lang>[A-Za-z0-9_-]*)[^\n]*\n"
+    r"^(?P<indent>[ ]*)```(?P<lang>[A-Za-z0-9_-]*)(?P<info>[^\n]*)\n"
     r"(?P<body>.*?)^(?P=indent)```[ ]*$",
     re.M | re.S,
 )
@@ -45,6 +46,7 @@ class Block:
     lang: str
     body: str
     before: str  # the last non-blank line above the fence
+    title: str = ""  # ```python title="my_agent.py"```: the file the reader saves it as
     output: str | None = None  # the text block that shows this block's output
 
     @property
@@ -60,8 +62,14 @@ def blocks(page: Path) -> list[Block]:
         indent = len(m["indent"])
         body = "\n".join(line[indent:] for line in m["body"].splitlines())
         above = [ln.strip() for ln in text[: m.start()].splitlines() if ln.strip()]
+        title = re.search(r'title="([^"]+)"', m["info"])
         block = Block(
-            page, text.count("\n", 0, m.start()) + 1, m["lang"], body, above[-1] if above else ""
+            page,
+            text.count("\n", 0, m.start()) + 1,
+            m["lang"],
+            body,
+            above[-1] if above else "",
+            title=title.group(1) if title else "",
         )
         between = text[end_of_last : m.start()]
         if (
@@ -187,7 +195,7 @@ def run_block(block: Block, cwd: Path, env: dict[str, str]) -> str:
     if block.lang == "bash":
         cmd = ["bash", "-e", "-o", "pipefail", "-c", block.body]
     else:
-        script = cwd / f"_example_{block.line}.py"
+        script = cwd / (block.title or f"_example_{block.line}.py")
         script.write_text(block.body)
         cmd = [sys.executable, str(script)]
     proc = subprocess.run(
