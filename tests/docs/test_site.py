@@ -151,9 +151,16 @@ def test_search_finds_coverage_at_commit_on_concepts(served: str, host: BrowserH
         page.keyboard.press("/")  # Material's shortcut: focus the search box
         box = page.locator("input.md-search__input")
         box.wait_for(state="visible")
-        box.fill("coverage@commit")
+        # The index loads in a web worker; a query typed before it is ready is not run again,
+        # so wait until Material stops saying "Initializing search" (slow on a loaded machine).
+        meta = page.locator(".md-search-result__meta")
+        page.wait_for_function(
+            "() => { const m = document.querySelector('.md-search-result__meta');"
+            " return m && !/Initializing/i.test(m.textContent); }", timeout=120_000)
+        box.press_sequentially("coverage@commit")  # Material searches on key events, as typed
         hit = page.locator(".md-search-result__item a[href*='concepts']")
-        hit.first.wait_for(timeout=30_000)
+        hit.first.wait_for(timeout=60_000)
+        assert "matching" in meta.inner_text()
         assert hit.count() >= 1
     finally:
         ctx.close()
