@@ -62,3 +62,11 @@ def test_images_are_small_and_all_in_use() -> None:
         assert data[:8] == b"\x89PNG\r\n\x1a\n" or data[8:12] == b"WEBP", img.name
         assert img.name in used, f"{img.name} is in docs/img but no page shows it"
     assert used <= {i.name for i in images}, used - {i.name for i in images}
+
+
+def test_front_door_stays_short_and_the_changelog_newest_first() -> None:
+    assert len((ROOT / "README.md").read_text().splitlines()) <= 200
+    assert len((ROOT / "DESIGN.md").read_text().splitlines()) <= 300
+    heads = re.findall(r"^## Issues? (\d+)", (ROOT / "CHANGELOG.md").read_text(), re.M)
+    numbers = [int(n) for n in heads]
+    assert numbers == sorted(numbers, reverse=True) and numbers[-1] == 2, numbers
