@@ -6,8 +6,8 @@ to bottom: a later block may read what an earlier one wrote), with the installed
 so an example shows the command a user types and still runs here. A python block with a file
 name as its title (``python title="my_agent.py"``) is saved under that name, as the reader
 would. A ``text`` block right after a runnable block is that block's output: the test checks
-its shape (the lines without digits, a JSON object's keys), never its digits. A block that must not run is fenced ``console`` with a
-one-line ``<!-- not run: why -->`` right above it.
+its shape (the lines without digits, a JSON object's keys), never its digits. A block that
+must not run is fenced ``console`` with a one-line ``<!-- not run: why -->`` right above it.
 """
 
 from __future__ import annotations
