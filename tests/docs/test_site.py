@@ -156,7 +156,9 @@ def test_search_finds_coverage_at_commit_on_concepts(served: str, host: BrowserH
         meta = page.locator(".md-search-result__meta")
         page.wait_for_function(
             "() => { const m = document.querySelector('.md-search-result__meta');"
-            " return m && !/Initializing/i.test(m.textContent); }", timeout=120_000)
+            " return m && !/Initializing/i.test(m.textContent); }",
+            timeout=120_000,
+        )
         box.press_sequentially("coverage@commit")  # Material searches on key events, as typed
         hit = page.locator(".md-search-result__item a[href*='concepts']")
         hit.first.wait_for(timeout=60_000)
