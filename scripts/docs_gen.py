@@ -242,7 +242,12 @@ def api_reference() -> str:
         obj = getattr(webmdp, name)
         module = getattr(obj, "__module__", None)
         if module is None or not hasattr(obj, "__qualname__"):
-            lines += [f"## `{name}`", "", f"`webmdp.{name} = {obj!r}`", ""]
+            kind = type(obj)
+            shown = (f"`webmdp.{name} = {obj!r}`" if isinstance(obj, str | int | float)
+                     else f"`webmdp.{name}`: a `{kind.__module__}.{kind.__qualname__}`"
+                     + (f" of {obj.kind}s" if isinstance(getattr(obj, "kind", None), str)
+                        else ""))
+            lines += [f"## `{name}`", "", shown, ""]
             continue
         lines += [f"## `{name}`", "", f"::: {module}.{obj.__qualname__}",
                   "    options:", "      show_root_heading: false", "      heading_level: 3", ""]

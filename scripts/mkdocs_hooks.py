@@ -7,6 +7,7 @@ hand-written page holds (``<!-- webmdp:site mail -->``) into the tables the code
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -28,3 +29,12 @@ def on_files(files: Any, config: Any) -> Any:
 
 def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:
     return docs_gen.expand(markdown)
+
+
+# Docstrings cite code with reST roles (``:class:`Site```); mkdocstrings renders the backquoted
+# part as code and leaves the role's name as text, which the page drops.
+ROLE = re.compile(r":(?:class|func|meth|mod|attr|data|exc|obj|const):(?=<code)")
+
+
+def on_page_content(html: str, page: Any, config: Any, files: Any) -> str:
+    return ROLE.sub("", html)
