@@ -225,6 +225,9 @@ def cli_reference() -> str:
     cmd = [str(typer) if typer.exists() else "typer", "webmdp.cli.main", "utils", "docs",
            "--name", "webmdp"]
     text = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
+    # Typer escapes quotes as HTML entities, which Markdown escapes again inside code spans;
+    # quotes need no escaping in Markdown (angle brackets keep theirs).
+    text = text.replace("&#x27;", "'").replace("&quot;", '"')
     # Typer writes the page title as `# `webmdp``; the page's own title comes first.
     return text.replace("# `webmdp`", "# CLI reference\n\nGenerated at build time by "
                         "`typer webmdp.cli.main utils docs --name webmdp`: every command, "

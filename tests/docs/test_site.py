@@ -84,6 +84,8 @@ def test_build_expands_every_generated_part(built: Path) -> None:
     html = {p: p.read_text() for p in built.rglob("*.html")}
     left = [str(p) for p, text in html.items() if "webmdp:" in text and "<!-- webmdp:" in text]
     assert not left, f"markers left unexpanded: {left}"
+    doubled = [str(p) for p, text in html.items() if re.search(r"&amp;(#x27|quot|lt|gt);", text)]
+    assert not doubled, f"entities escaped twice (shown as '&#x27;' to the reader): {doubled}"
     mail = (built / "sites" / "mail" / "index.html").read_text()
     assert "ComposeModal" in mail and "find_email_extract" in mail
     for name in (
