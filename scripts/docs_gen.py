@@ -24,6 +24,8 @@ from pathlib import Path
 from webmdp.core.spec import ActionSpec, ParamSpec
 from webmdp.sites import get_site
 from webmdp.sites.registry import site_names
+from webmdp.tasks import Task, generate_site_tasks
+from webmdp.tasks.splits import level_of
 
 LEVELS = ("1", "2", "3", "none")
 MARKER = re.compile(r"^<!-- webmdp:(?P<part>[a-z-]+)(?: (?P<arg>[a-z_-]+))? -->$", re.M)
@@ -36,8 +38,7 @@ def _row(cells: Iterable[object]) -> str:
 def table(header: Sequence[str], rows: Iterable[Sequence[object]],
           align: Sequence[str] = ()) -> str:
     """A Markdown table; ``align`` holds ``"r"`` for a right-aligned column."""
-    rule = ["---:" if (align[i:i + 1] == ["r"] or align[i:i + 1] == ("r",)) else "---"
-            for i in range(len(header))]
+    rule = ["---:" if i < len(align) and align[i] == "r" else "---" for i in range(len(header))]
     return "\n".join([_row(header), _row(rule), *(_row(r) for r in rows)])
 
 
@@ -54,14 +55,14 @@ def _params(a: ActionSpec) -> str:
     return ", ".join(_param(p) for p in a.params) or "none"
 
 
-def _tasks(site: str) -> list:
-    from webmdp.tasks.select import select_tasks
-    return select_tasks(site)
+def _tasks(site: str) -> list[Task]:
+    """The site's built-in tasks (generated once per process, read from the disk cache)."""
+    return generate_site_tasks(get_site(site))
 
 
-def _level(task: object) -> str:
-    diff = getattr(task, "difficulty", None)
-    return str(diff.level) if diff is not None else "none"
+def _level(task: Task) -> str:
+    level = level_of(task)
+    return "none" if level is None else str(level)
 
 
 # WebSTEP's Table 4, per site: what the paper counts (surfaces, actions, templates, card and

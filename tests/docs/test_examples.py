@@ -23,6 +23,7 @@ from pathlib import Path
 
 import pytest
 
+from webmdp.agents.llm.clients import provider_info, provider_names
 from webmdp.testing.model_server import Reply, Request, ScriptedModelServer
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -132,11 +133,12 @@ def model_server() -> Iterator[ScriptedModelServer]:
 def _env(server: ScriptedModelServer) -> dict[str, str]:
     env = dict(os.environ)
     env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"
-    for provider in ("OPENAI", "VLLM", "SGLANG"):
-        env[f"{provider}_BASE_URL"] = server.base_url
-        env[f"{provider}_API_KEY"] = "sk-docs-example-key"
-    env["ANTHROPIC_BASE_URL"] = server.root_url
-    env["ANTHROPIC_API_KEY"] = "sk-ant-docs-example-key"
+    for name in provider_names():  # every provider's own key and URL variables
+        provider = provider_info(name)
+        # the anthropic SDK takes the server's root; the openai SDK its /v1
+        anthropic = provider.extra == "anthropic"
+        env[provider.url_env] = server.root_url if anthropic else server.base_url
+        env[provider.key_env] = "sk-docs-example-key"
     env["COLUMNS"] = "100"
     env.pop("WEBMDP_CODE_KEY", None)
     return env
