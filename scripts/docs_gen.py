@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
 from webmdp.core.spec import ActionSpec, ParamSpec
+from webmdp.errors import WebMDPError
 from webmdp.sites import get_site
 from webmdp.sites.registry import site_names
 from webmdp.tasks import Task, generate_site_tasks
@@ -280,7 +281,11 @@ def main(argv: list[str]) -> int:
     if not argv or argv[0] not in PARTS:
         print(__doc__)
         return 2
-    print(PARTS[argv[0]](*argv[1:]))
+    try:
+        print(PARTS[argv[0]](*argv[1:]))
+    except (WebMDPError, TypeError) as exc:  # an unknown site; a missing or extra argument
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     return 0
 
 
