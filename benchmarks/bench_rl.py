@@ -1,77 +1,100 @@
-"""Trainer integrations against the bare environment, in one run (issue 31, part 5).
+"""The RL environment's cost per step and per reset, by reward mode, and whether sessions
+stall on each other (issue 42; the trainer integrations' overhead is part 3).
 
-Prints ratios against baselines measured in the same run (these machines are noisy):
-- TRL environment steps (``webmdp.rl.trl`` tools, ``--reward terminal``) over
-  ``SemanticEnv.step`` in process, on the same oracle actions; ``dense`` reported apart (it
-  searches a goal distance at every step);
-- OpenEnv WebSocket steps on loopback (one session) over in-process steps: the ratio and the
-  milliseconds added per step;
-- 64 concurrent WebSocket sessions on one server: aggregate steps/s against one session's
-  rate.
+1. Per site and for cross-site tasks: CPU time of ``WebMDPEnvironment.step`` and ``reset``
+   (semantic mode) under ``terminal``, ``dense-state`` and ``dense``, over fresh states: the
+   search caches are cleared before each task, whose oracle episode and ``WALKS`` seeded
+   random-agent episodes of ``STEPS`` steps are then played (the same actions in every mode).
+   Median and p99, and each shaped mode's median against ``terminal``'s, measured in the same
+   run. Targets (2 cores): ``dense`` p99 <= 20 ms a step and <= 50 ms a reset, median <= 2 ms.
+2. Stalls: one server, four WebSocket clients under ``dense``: a cheap one replays shopping
+   oracles while three play housing, mail and repo tasks (oracle and random actions). Prints
+   the cheap client's worst and p99 step time against its own run alone (target <= 50 ms).
+3. TRL tools and OpenEnv WebSocket overhead against ``SemanticEnv.step`` (shopping, terminal).
 
-Needs ``webmdp[openenv]`` for the last two parts.
+``python benchmarks/bench_rl.py [tasks-per-site] [site,...]``; parts 2 and 3 need
+``webmdp[openenv]``.
 """
 
 from __future__ import annotations
 
+import statistics
+import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 
+from webmdp.core import Action
 from webmdp.env.semantic import SemanticEnv
+from webmdp.rl.openenv import WebMDPAction, WebMDPEnvironment
 from webmdp.rl.trl import environment, method_name
-from webmdp.sites import get_site
-from webmdp.tasks.generate import generate_site_tasks
+from webmdp.sites import get_site, site_names
+from webmdp.tasks import Task, distance, generate_site_tasks, informed
+from webmdp.tasks.sources import cross_tasks
+from webmdp.tasks.walks import random_walk
 
-SITE = "shopping"
-SESSIONS = 64
-
-
-def _tasks() -> list:  # type: ignore[type-arg]
-    return generate_site_tasks(get_site(SITE))[:40]
-
-
-def _rate(run: Callable[[], int], min_s: float = 1.5) -> float:
-    n, t0 = 0, time.perf_counter()
-    while time.perf_counter() - t0 < min_s:
-        n += run()
-    return n / (time.perf_counter() - t0)
+MODES = ("terminal", "dense-state", "dense")
+TASKS, WALKS = 3, 3
+CROSS_TASKS = 5
 
 
-def bare() -> int:
-    k = 0
-    for t in _TASKS:
-        env = SemanticEnv(t, agent="bench")
-        env.reset()
-        for a in t.oracle_actions():
-            env.step(a)
-            k += 1
-    return k
+def _episodes(task: Task) -> list[list[Action]]:
+    return [list(task.oracle_actions()), *(random_walk(task, s) for s in range(WALKS))]
 
 
-def trl(reward: str) -> Callable[[], int]:
-    cls = environment(SITE, reward=reward)  # type: ignore[arg-type]
+def _play(task: Task, reward: str, episodes: Sequence[Sequence[Action]],
+          steps: list[float], resets: list[float]) -> None:
+    env = WebMDPEnvironment(task.site if not task.sites else "cross-site",
+                            reward=reward)  # type: ignore[arg-type]
+    for actions in episodes:
+        t0 = time.process_time()
+        env.reset(task_id=task.id)
+        resets.append(time.process_time() - t0)
+        for a in actions:
+            t0 = time.process_time()
+            obs = env.step(WebMDPAction(name=a.name, params=dict(a.params)))
+            steps.append(time.process_time() - t0)
+            if obs.done:
+                break
+    env.close()
 
-    def run() -> int:
-        k = 0
-        for t in _TASKS:
-            env = cls()
-            env.reset(task_id=t.id)
-            for a in t.oracle_actions():
-                getattr(env, method_name(a.name))(**a.params)
-                k += 1
-        return k
 
-    return run
+def _p(values: list[float], q: float) -> float:
+    return sorted(values)[min(len(values) - 1, int(q * len(values)))] * 1000
 
 
-def _server(sessions: int) -> tuple[str, Callable[[], None]]:
+def cost_table(groups: dict[str, list[Task]]) -> None:
+    print("## CPU ms per step / per reset over fresh states (median, p99); x = median / "
+          "terminal's")
+    print(f"| site | {' | '.join(f'{m} step' for m in MODES)} | "
+          f"{' | '.join(f'{m} reset' for m in MODES)} | dense: worst step |")
+    print("|---|" + "---|" * (2 * len(MODES) + 1))
+    for name, tasks in groups.items():
+        steps: dict[str, list[float]] = {m: [] for m in MODES}
+        resets: dict[str, list[float]] = {m: [] for m in MODES}
+        for task in tasks:
+            episodes = _episodes(task)
+            for mode in MODES:
+                distance.clear_cache()
+                informed.clear_cache()
+                _play(task, mode, episodes, steps[mode], resets[mode])
+        base = statistics.median(steps["terminal"])
+        cells = [f"{_p(steps[m], .5):.2f} / {_p(steps[m], .99):.1f}"
+                 + ("" if m == "terminal" else f" ({statistics.median(steps[m]) / base:.1f}x)")
+                 for m in MODES]
+        cells += [f"{_p(resets[m], .5):.1f} / {_p(resets[m], .99):.1f}" for m in MODES]
+        print(f"| {name} ({len(steps['dense'])} steps) | {' | '.join(cells)} | "
+              f"{max(steps['dense']) * 1000:.0f} |", flush=True)
+
+
+# -- 2. stalls -------------------------------------------------------------------------------
+def _server() -> tuple[str, Callable[[], None]]:
     import uvicorn
 
     from webmdp.rl.server import build_app
 
-    server = uvicorn.Server(uvicorn.Config(build_app(site=SITE, max_sessions=sessions),
+    server = uvicorn.Server(uvicorn.Config(build_app(reward="dense", max_sessions=8),
                                            host="127.0.0.1", port=0, log_level="warning",
                                            ws="websockets-sansio"))
     thread = threading.Thread(target=server.run, daemon=True)
@@ -87,57 +110,102 @@ def _server(sessions: int) -> tuple[str, Callable[[], None]]:
     return f"http://127.0.0.1:{port}", stop
 
 
-def websocket(url: str, tasks: list) -> int:  # type: ignore[type-arg]
+def _client(url: str, plays: Sequence[tuple[Task, Sequence[Action]]],
+            until: threading.Event | None = None) -> list[float]:
     from webmdp.rl.client import WebMDPClient
-    from webmdp.rl.openenv import WebMDPAction
 
-    k = 0
+    times: list[float] = []
     with WebMDPClient(base_url=url).sync() as env:
+        while True:
+            for task, actions in plays:
+                env.reset(task_id=task.id)
+                for a in actions:
+                    t0 = time.perf_counter()
+                    r = env.step(WebMDPAction(name=a.name, params=dict(a.params)))
+                    times.append(time.perf_counter() - t0)
+                    if r.done:
+                        break
+            if until is None or until.is_set():
+                return times
+
+
+def stalls() -> None:
+    try:
+        url, stop = _server()
+    except ImportError:
+        print("## stalls: OpenEnv not installed (pip install 'webmdp[openenv]')")
+        return
+    cheap = [(t, list(t.oracle_actions()))
+             for t in generate_site_tasks(get_site("shopping"))[:10]]
+    heavy = {s: [(t, a) for t in generate_site_tasks(get_site(s))[10:13] for a in _episodes(t)]
+             for s in ("housing", "mail", "repo")}
+    try:
+        _client(url, cheap)  # the shopping tasks' searches are cached: the cheap client's cost
+        alone = _client(url, cheap)
+        distance.clear_cache()
+        informed.clear_cache()
+        done = threading.Event()
+        with ThreadPoolExecutor(4) as pool:
+            others = [pool.submit(_client, url, plays) for plays in heavy.values()]
+            time.sleep(0.5)
+            beside = _client(url, cheap * 3)
+            done.set()
+            heavy_steps = sum(len(f.result()) for f in others)
+    finally:
+        stop()
+    print("## Stalls: a shopping oracle client beside three dense clients (housing, mail, "
+          "repo), one server")
+    print(f"  alone:  {len(alone)} steps, p99 {_p(alone, .99):.1f} ms, worst "
+          f"{max(alone) * 1000:.1f} ms")
+    print(f"  beside: {len(beside)} steps, p99 {_p(beside, .99):.1f} ms, worst "
+          f"{max(beside) * 1000:.1f} ms (target <= 50 ms); the others made {heavy_steps} "
+          "steps")
+
+
+# -- 3. trainer integrations -----------------------------------------------------------------
+def _rate(run: Callable[[], int], min_s: float = 1.5) -> float:
+    n, t0 = 0, time.perf_counter()
+    while time.perf_counter() - t0 < min_s:
+        n += run()
+    return n / (time.perf_counter() - t0)
+
+
+def integrations() -> None:
+    tasks = generate_site_tasks(get_site("shopping"))[:40]
+
+    def bare() -> int:
+        k = 0
         for t in tasks:
+            env = SemanticEnv(t, agent="bench")
+            env.reset()
+            for a in t.oracle_actions():
+                env.step(a)
+                k += 1
+        return k
+
+    def trl() -> int:
+        cls, k = environment("shopping", reward="terminal"), 0
+        for t in tasks:
+            env = cls()
             env.reset(task_id=t.id)
             for a in t.oracle_actions():
-                env.step(WebMDPAction(name=a.name, params=dict(a.params)))
+                getattr(env, method_name(a.name))(**a.params)
                 k += 1
-    return k
+        return k
 
-
-_TASKS = _tasks()
+    base, tools = _rate(bare), _rate(trl)
+    print(f"## TRL tools vs SemanticEnv.step (shopping, {len(tasks)} oracles, terminal): "
+          f"{base:,.0f} vs {tools:,.0f} steps/s, {base / tools:.2f}x the time per step")
 
 
 def main() -> None:
-    base = _rate(bare)
-    terminal = _rate(trl("terminal"))
-    base2 = _rate(bare)
-    dense = _rate(trl("dense"), 1.0)
-    mean = (base + base2) / 2
-    print(f"## TRL tools vs SemanticEnv.step ({SITE}, {len(_TASKS)} oracles, in process)")
-    print(f"  SemanticEnv.step      {mean:10,.0f} steps/s")
-    print(f"  TRL, terminal         {terminal:10,.0f} steps/s   {mean / terminal:.2f}x the "
-          "time per step (target <= 1.5x)")
-    print(f"  TRL, dense            {dense:10,.0f} steps/s   {mean / dense:.2f}x (searches a "
-          "goal distance at every step)")
-    try:
-        url, stop = _server(SESSIONS)
-    except ImportError:
-        print("## OpenEnv: not installed (pip install 'webmdp[openenv]')")
-        return
-    try:
-        n, t0 = websocket(url, _TASKS[:10]), time.perf_counter()
-        n = websocket(url, _TASKS[:10])
-        one = n / (time.perf_counter() - t0)
-        print("## OpenEnv WebSocket on loopback, one session")
-        print(f"  {one:10,.0f} steps/s   {mean / one:.1f}x in-process time per step, "
-              f"+{1000 / one - 1000 / mean:.2f} ms a step")
-        t0 = time.perf_counter()
-        with ThreadPoolExecutor(SESSIONS) as pool:
-            total = sum(pool.map(lambda i: websocket(url, [_TASKS[(i * 5 + j) % len(_TASKS)]
-                                                           for j in range(5)]),
-                                 range(SESSIONS)))
-        many = total / (time.perf_counter() - t0)
-        print(f"## {SESSIONS} concurrent sessions: {many:,.0f} steps/s in all, "
-              f"{many / one:.2f}x one session's rate")
-    finally:
-        stop()
+    per = int(sys.argv[1]) if len(sys.argv) > 1 else TASKS
+    names = sys.argv[2].split(",") if len(sys.argv) > 2 else [*site_names(), "cross-site"]
+    groups = {n: (list(cross_tasks()[:CROSS_TASKS]) if n == "cross-site"
+                  else generate_site_tasks(get_site(n))[:per]) for n in names}
+    cost_table(groups)
+    stalls()
+    integrations()
 
 
 if __name__ == "__main__":

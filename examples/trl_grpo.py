@@ -15,7 +15,7 @@ Run it on a GPU machine::
 
     pip install 'webmdp[trl]'
     python examples/trl_grpo.py --model Qwen/Qwen3-1.7B
-    python examples/trl_grpo.py --model Qwen/Qwen3-1.7B --level 1 --reward dense --use-vllm
+    python examples/trl_grpo.py --model Qwen/Qwen3-1.7B --level 1 --use-vllm
     python examples/trl_grpo.py --holdout template   # test on templates never trained on
     python examples/trl_grpo.py --site all --max-steps 500   # every site, one class per site
 

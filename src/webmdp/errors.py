@@ -84,6 +84,11 @@ class GenerationError(WebMDPError):
     """A task template could not produce a valid task."""
 
 
+class DistanceUnknown(WebMDPError):
+    """A goal distance a caller asked for within a search budget that ran out first: the
+    shaped rewards refuse to stand a 0 in for it (:mod:`webmdp.rl.rewards`)."""
+
+
 class InfrastructureError(WebMDPError):
     """Something outside the agent failed; the episode is recorded as an infrastructure error."""
 

@@ -95,7 +95,7 @@ def assert_no_leak(task, observations) -> None:  # type: ignore[no-untyped-def]
         assert set(o.model_dump()) == {"text", "instruction", "error", "screenshot", "done",
                                        "reward", "metadata"}
         ended = {"success"} if o.done else set()  # the exact verdict, once it is done
-        assert set(o.metadata) == {"task_id", "step", "truncated"} | ended
+        assert set(o.metadata) == {"task_id", "step", "truncated", "shaping"} | ended
         extra = json.dumps(o.metadata) + (o.error or "")
         assert not [s for s in secrets if s in extra]
         for word in ("distance", "verifier", "potential"):

@@ -40,6 +40,13 @@ class Site(ABC):
     distance_bound: ClassVar[Any] = None
     """An admissible lower bound on the distance to a task's goal: ``(problem) -> Bound``
     (see :mod:`webmdp.tasks.distance`); None: every unmet goal is at least one action away."""
+    evidence_gap: ClassVar[Mapping[str, int]] = {}
+    """kind (entity id prefix) -> the fewest actions between two screens that show detail
+    fields (those not in ``visibility.card_fields``) of two different entities of that kind:
+    1 when a screen shows at most one such entity's, 2 when also no action leads from one's
+    screen straight to another's. A kind left out makes no claim (0). The informed distance
+    turns it into a lower bound (:mod:`webmdp.tasks.informed`);
+    ``tests/tasks/test_evidence_gap.py`` walks every site trying to refute it."""
     confirm_surfaces: ClassVar[frozenset[str]] = frozenset()
     """Surfaces that are a confirmation step: a review of what a commit will do, with the
     button that does it ("Confirm and pay"). An irreversible commit taken there is WebForge
@@ -76,6 +83,11 @@ class Site(ABC):
             if name in dialog.SPECS:  # a confirmation dialog's (a world knob: core.dialog)
                 return dialog.SPECS[name]
             raise InvalidAction(f"unknown action {shown(name)} on site {self.name}") from None
+
+    def card_fields_of(self, kind: str) -> frozenset[str]:
+        """The fields a list shows of an entity of ``kind`` (the rest are detail fields):
+        ``visibility.card_fields``; a site of sites answers for each member's kinds."""
+        return frozenset(self.visibility.card_fields)
 
     def surface_kind(self, surface: str) -> SurfaceKind:
         return self._surfaces[surface].kind

@@ -17,7 +17,6 @@ from webmdp.env.episode import DEFAULT_STEP_BUDGET
 from webmdp.env.semantic import SemanticEnv
 from webmdp.rl.rewards import REWARD_MODES, SHAPED_MODES, RewardMode, final_reward, potential
 from webmdp.rl.splits import unknown
-from webmdp.tasks.distance import DEFAULT_MAX_EXPANSIONS
 from webmdp.tasks.model import Task
 
 if TYPE_CHECKING:  # browser mode's seat; its module loads Playwright and the server
@@ -42,7 +41,8 @@ def check_options(mode: str, reward: str) -> None:
 class StepResult:
     """One step as a trainer sees it: the observation, this step's reward and whether the
     episode ended (``truncated``: by the step budget); ``error`` is the site's own message
-    for an invalid action (reward 0, the episode goes on)."""
+    for an invalid action (reward 0, the episode goes on); ``shaping`` is the part of the
+    reward that is Φ(s') - Φ(s) (0.0 under an unshaped reward), for a trainer to log."""
 
     obs: dict[str, Any]
     reward: float
@@ -50,6 +50,7 @@ class StepResult:
     truncated: bool
     error: str | None
     steps: int
+    shaping: float = 0.0
 
 
 class RLEpisode:
@@ -62,7 +63,7 @@ class RLEpisode:
 
     def __init__(self, task: Task, reward: RewardMode, *, mode: str = "semantic",
                  agent: str = "rl", step_budget: int = DEFAULT_STEP_BUDGET,
-                 max_expansions: int = DEFAULT_MAX_EXPANSIONS,
+                 max_expansions: int | None = None,
                  seat: BrowserSeat | None = None, step_timeout: float | None = None) -> None:
         self.task, self.reward_mode, self.max_expansions = task, reward, max_expansions
         self.mode, self.step_timeout = mode, step_timeout
@@ -113,7 +114,7 @@ class RLEpisode:
             self.phi, self.success = 0.0, False
             self.total += reward
             self.steps += 1
-            return StepResult(self.obs, reward, True, False, str(exc), self.steps)
+            return StepResult(self.obs, reward, True, False, str(exc), self.steps, reward)
 
     def _step(self, action: dict[str, Any]) -> StepResult:
         if self.mode == "browser":
@@ -121,9 +122,11 @@ class RLEpisode:
         obs, terminal, terminated, truncated, info = self.env.step(action)
         done = terminated or truncated
         reward = final_reward(self.reward_mode, terminal, self.env.trace) if done else 0.0
+        shaping = 0.0
         if self.reward_mode in SHAPED_MODES:
             phi = 0.0 if done else self._potential()
-            reward = terminal + phi - self.phi
+            shaping = phi - self.phi
+            reward = terminal + shaping
             self.phi = phi
         self.obs = obs
         self.total += reward
@@ -131,7 +134,7 @@ class RLEpisode:
             self.success = bool(self.env.trace.success)
         self.steps = int(info["steps"])
         return StepResult(obs, reward, done, truncated, info["error"] or self._rejected(),
-                          self.steps)
+                          self.steps, shaping)
 
     @property
     def done(self) -> bool:

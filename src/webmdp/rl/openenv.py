@@ -25,7 +25,6 @@ from webmdp.rl.browser import BrowserCap, BrowserSeat, screenshot_b64
 from webmdp.rl.episode import MODES, RLEpisode, StepResult, check_options, observation_text
 from webmdp.rl.rewards import RewardMode
 from webmdp.rl.splits import ALL, TRAIN, Catalog, Holdout, resolve_path, task_spec
-from webmdp.tasks.distance import DEFAULT_MAX_EXPANSIONS
 from webmdp.tasks.model import Task
 
 __all__ = ["ENV_NAME", "MODES", "WebMDPAction", "WebMDPEnvironment", "WebMDPObservation",
@@ -93,7 +92,9 @@ class WebMDPEnvironment(Environment[WebMDPAction, WebMDPObservation, WebMDPState
     ``index = seed % num_tasks(split, level)``; the same arguments always give the same start
     state. ``reward``: ``terminal`` (1/0 from the exact verifier at the end), ``dense``
     (terminal plus potential-based shaping) or ``rubric`` (a cross-site task's rubric root at
-    the end). Whatever the reward, the last observation's ``metadata["success"]`` and the
+    the end). Each observation's ``metadata["shaping"]`` is the part of its reward that is
+    shaping, Φ(s') - Φ(s) (0.0 under ``terminal`` and ``rubric``, and at reset).
+    Whatever the reward, the last observation's ``metadata["success"]`` and the
     state's ``success`` carry the exact verdict: the success rate is the figure to report.
     In browser mode a step past ``step_timeout`` seconds ends the episode with an error and
     recycles the session's browser.
@@ -104,7 +105,7 @@ class WebMDPEnvironment(Environment[WebMDPAction, WebMDPObservation, WebMDPState
     def __init__(self, site: str = ALL, *, mode: str = "semantic",
                  reward: RewardMode = "terminal", step_budget: int = DEFAULT_STEP_BUDGET,
                  tasks_file: str | None = None, holdout: str = "task",
-                 max_expansions: int = DEFAULT_MAX_EXPANSIONS,
+                 max_expansions: int | None = None,
                  browsers: BrowserCap | None = None, step_timeout: float | None = None,
                  on_episode: Callable[[str, int, float, bool], None] | None = None) -> None:
         super().__init__()
@@ -200,7 +201,8 @@ class WebMDPEnvironment(Environment[WebMDPAction, WebMDPObservation, WebMDPState
 
     def _observation(self, r: StepResult, *, reward: float | None) -> WebMDPObservation:
         meta: dict[str, Any] = {"task_id": self._state.task_id,
-                                "step": self._state.step_count, "truncated": r.truncated}
+                                "step": self._state.step_count, "truncated": r.truncated,
+                                "shaping": r.shaping}
         if r.done:
             meta["success"] = self._state.success
         return WebMDPObservation(

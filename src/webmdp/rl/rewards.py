@@ -14,17 +14,30 @@ unchanged. Two potentials:
   distance to a verifier goal from the state alone: the shaping of earlier runs, kept to
   reproduce them and as the ablation. It charges the oracle's visits to the hard negatives
   (a negative reward), and its sign tells the target from them.
+
+Both distances are exact: the searches run without a budget (their bounds make that cheap,
+``benchmarks/bench_rl.py``), so Φ is a pure function of (task, state, seen), the same in a
+fresh process and a warm one. Φ = 0 means no goal can be reached any more (a wrong commit),
+never that the search stopped looking: a caller that passes a budget the search runs out of
+gets :class:`~webmdp.errors.DistanceUnknown`. No lock is held across processes' sessions: a
+search holds its own task's lock (:func:`webmdp.tasks.distance.task_lock`).
+
+Which reward suits which trainer (docs/rl.md): a trainer that scores whole rollouts (GRPO,
+verifiers) learns nothing from shaping, since a finished ``dense`` episode sums to
+terminal - Φ(s₀), a constant per task that cancels within a group: use ``terminal`` (or
+``rubric``). Shaping pays where credit is given per step (PPO with GAE, step-level advantages)
+and for episodes cut off by the step budget.
 """
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Iterable
 from typing import Literal
 
 from webmdp.core.model import State
-from webmdp.tasks.distance import DEFAULT_MAX_EXPANSIONS, distance_to_goal, value_of
-from webmdp.tasks.informed import DEFAULT_INFORMED_EXPANSIONS, informed_distance
+from webmdp.errors import DistanceUnknown
+from webmdp.tasks.distance import reach, value_of
+from webmdp.tasks.informed import informed_reach
 from webmdp.tasks.model import Task
 from webmdp.trace import EpisodeTrace
 
@@ -32,25 +45,28 @@ RewardMode = Literal["terminal", "dense", "dense-state", "rubric"]
 REWARD_MODES: tuple[RewardMode, ...] = ("terminal", "dense", "dense-state", "rubric")
 SHAPED_MODES: tuple[RewardMode, ...] = ("dense", "dense-state")
 """The modes that add Φ(s') - Φ(s) to every step (:func:`potential`)."""
-_SEARCH = threading.Lock()
-"""The goal-distance caches are process-wide; sessions run on their own threads."""
 
 
 def potential(task: Task, state: State, seen: Iterable[tuple[str, str]] | None = None, *,
               mode: RewardMode = "dense", max_expansions: int | None = None) -> float:
     """Φ of a shaped ``mode`` in ``state``, having seen ``seen`` (the episode's
     :attr:`Tracker.seen`; None: ``state``'s own screen, the seen set at an episode's start;
-    ``dense-state`` ignores it). 0 when no goal is in reach or the search budget runs out;
-    ``max_expansions`` None: the mode's default budget."""
+    ``dense-state`` ignores it). 0 when no goal can be reached any more. ``max_expansions``:
+    None (the default) searches until the distance is settled, which is exact; a budget the
+    search runs out of raises :class:`~webmdp.errors.DistanceUnknown` instead of a 0."""
     if mode not in SHAPED_MODES:
         raise ValueError(f"reward mode {mode!r} has no potential; shaped: {SHAPED_MODES}")
-    with _SEARCH:
-        if mode == "dense-state":
-            budget = DEFAULT_MAX_EXPANSIONS if max_expansions is None else max_expansions
-            return value_of(distance_to_goal(task, state, max_expansions=budget))
-        budget = DEFAULT_INFORMED_EXPANSIONS if max_expansions is None else max_expansions
-        found = informed_distance(task, state, seen, max_expansions=budget)
-        return 0.0 if found is None else 1.0 / (2.0 + found)
+    if mode == "dense-state":
+        found = reach(task, state, max_expansions=max_expansions)
+    else:
+        found = informed_reach(task, state, seen, max_expansions=max_expansions)
+    if not found.known:
+        raise DistanceUnknown(f"task {task.id}: the {mode} distance was not settled within "
+                              f"{max_expansions} expansions; pass max_expansions=None for the "
+                              "exact value")
+    if found.distance is None:
+        return 0.0
+    return value_of(found.distance) if mode == "dense-state" else 1.0 / (2.0 + found.distance)
 
 
 def final_reward(mode: RewardMode, terminal: float, trace: EpisodeTrace | None) -> float:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import heapq
 import itertools
 import math
+import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -43,11 +44,11 @@ _OMIT = object()
 
 # -- public API ------------------------------------------------------------------------------
 def distance_to_goal(task: Task, state: State, *,
-                     max_expansions: int = DEFAULT_MAX_EXPANSIONS) -> int | None:
+                     max_expansions: int | None = DEFAULT_MAX_EXPANSIONS) -> int | None:
     """Exact number of agent actions from ``state`` to a state where every condition of
     ``task.verifier`` holds (0 when ``state`` is one), or None when no goal was found within
-    ``max_expansions`` A* expansions, or none is reachable at all (e.g. a wrong message was
-    already sent).
+    ``max_expansions`` A* expansions (None: no budget, the search settles it), or none is
+    reachable at all (e.g. a wrong message was already sent).
 
     The action space is :func:`candidate_actions`: every action ``observe(s).available``
     offers; a parameter an offered action leaves to the agent takes each value the task's
@@ -58,7 +59,8 @@ def distance_to_goal(task: Task, state: State, *,
     Results are cached per (task id, state) in a bounded LRU; every state on a shortest path
     found is cached too, so a tree search walking down good moves pays once.
     """
-    found = _problem(task).search(state, max_expansions)
+    with task_lock(task.id):
+        found = _problem(task).search(state, _limit(max_expansions))
     return None if found == UNREACHABLE else found
 
 
@@ -76,7 +78,7 @@ class Reach:
         return self.distance is not None or self.unreachable
 
 
-def reach(task: Task, state: State, *, max_expansions: int = DEFAULT_MAX_EXPANSIONS,
+def reach(task: Task, state: State, *, max_expansions: int | None = DEFAULT_MAX_EXPANSIONS,
           focused: bool = False) -> Reach:
     """:func:`distance_to_goal` telling a provably unreachable goal from an unknown distance.
 
@@ -86,8 +88,13 @@ def reach(task: Task, state: State, *, max_expansions: int = DEFAULT_MAX_EXPANSI
     one (``tests/tasks/test_distance.py`` checks the two distances agree on every site's
     walks). The branching factor of a list page drops from its row count to the task's group
     size, which is what makes grading whole runs affordable (:mod:`webmdp.synth.exact`)."""
-    found = _problem(task, focused).search(state, max_expansions)
+    with task_lock(task.id):
+        found = _problem(task, focused).search(state, _limit(max_expansions))
     return Reach(None, True) if found == UNREACHABLE else Reach(found)
+
+
+def _limit(max_expansions: int | None) -> float:
+    return math.inf if max_expansions is None else max_expansions
 
 
 def candidate_actions(task: Task, state: State, *, focused: bool = False,
@@ -135,7 +142,16 @@ def value_of(distance: int | None) -> float:
 
 def clear_cache() -> None:
     """Drop every cached task and distance."""
-    _PROBLEMS.clear()
+    with _REGISTRY:
+        _PROBLEMS.clear()
+
+
+def task_lock(task_id: str) -> threading.RLock:
+    """The lock a search of ``task_id`` holds over the task's caches: searches of one task
+    take turns (the second reuses what the first found), searches of other tasks never wait
+    on it. There is no process-wide lock held across a search."""
+    with _REGISTRY:
+        return _LOCKS.setdefault(task_id, threading.RLock())
 
 
 # -- one task's search problem ---------------------------------------------------------------
@@ -243,14 +259,14 @@ class Problem:
             self.successors.store(key, tuple(found))
         return found
 
-    def search(self, state: State, limit: int) -> int | None:
+    def search(self, state: State, limit: float) -> int | None:
         """The distance, :data:`UNREACHABLE`, or None when ``limit`` expansions did not
         settle it."""
         return memoised(self.known, self.dead, self.beyond, self.key(state), limit,
                         lambda: _astar(self, state, limit))
 
 
-def memoised(known: _LRU, dead: _LRU, beyond: _LRU, key: Hashable, limit: int,
+def memoised(known: _LRU, dead: _LRU, beyond: _LRU, key: Hashable, limit: float,
              search: Callable[[], int | None]) -> int | None:
     """``search()``'s answer for ``key`` through its caches: a distance found, a proof that no
     goal is reachable, or the largest budget that was not enough (a search with no more
@@ -295,23 +311,30 @@ def _candidate_values(task: Task, site: Site) -> dict[tuple[str, str], tuple[Any
 
 
 _PROBLEMS: OrderedDict[tuple[str, bool], Problem] = OrderedDict()
+_LOCKS: dict[str, threading.RLock] = {}
+"""One lock a task id, kept for the process (a few hundred bytes each): a lock dropped while
+held would let two searches share a task's caches."""
+_REGISTRY = threading.Lock()
+"""Guards the two tables above, never held across a search."""
 
 
 def _problem(task: Task, focused: bool = False, world: World | None = None) -> Problem:
     """The task's search problem, cached by task id; ``world`` (equal to ``task.world``)
     saves rebuilding it and keeps the site's per-world caches warm."""
     key = (task.id, focused)
-    p = _PROBLEMS.get(key)
-    if p is not None and (p.task is task or p.task == task):
-        _PROBLEMS.move_to_end(key)
-        return p
+    with _REGISTRY:
+        p = _PROBLEMS.get(key)
+        if p is not None and (p.task is task or p.task == task):
+            _PROBLEMS.move_to_end(key)
+            return p
     site = get_site(task.site)
     p = Problem(task, site, world or World.from_dict(task.world), _candidate_values(task, site),
                 frozenset({task.target, *task.hard_negatives, *task.companions,
                            *_oracle_entities(task)}), focused)
-    _PROBLEMS[key] = p
-    if len(_PROBLEMS) > _TASKS_CACHED:
-        _PROBLEMS.popitem(last=False)
+    with _REGISTRY:
+        _PROBLEMS[key] = p
+        if len(_PROBLEMS) > _TASKS_CACHED:
+            _PROBLEMS.popitem(last=False)
     return p
 
 
@@ -326,7 +349,7 @@ _ROUGH, _SHARP, _EXACT = 0, 1, 2
 bound, or exactly (a goal, h = 0, or a cached distance)."""
 
 
-def _astar(p: Problem, start: State, limit: int) -> int | None:
+def _astar(p: Problem, start: State, limit: float) -> int | None:
     """The distance from ``start``; :data:`UNREACHABLE` when the bound is infinite there or
     every reachable state was expanded; None when ``limit`` expansions were not enough.
 

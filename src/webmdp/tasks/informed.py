@@ -6,10 +6,16 @@ holds, so inspecting a hard negative, or the target's detail page when the commi
 it, looks like a detour. Here the MDP is augmented with what has been seen: a node is (semantic
 state, evidence seen), a move reveals what the next screen shows (``site.observe(s').revealed()``,
 as :class:`~webmdp.tracking.Tracker` records it), and a goal is a verifier goal reached with
-every evidence pair seen. The search is A* with the site's admissible bound, which stays
-admissible (an augmented path reaches a verifier goal too), raised to 1 while evidence is unseen,
-and to what earlier searches of the task proved (Adaptive A*); a node is dropped when its state
-was reached as cheaply having seen at least as much.
+every evidence pair seen. The search is A* with the larger of two admissible bounds: the
+site's bound on the way to a verifier goal (an augmented path reaches one too), and the evidence
+bound (:meth:`_Informed.unseen_bound`: the screens still to be seen, from the site's declared
+:attr:`~webmdp.core.site.Site.evidence_gap`), raised to what earlier searches of the task proved
+(Adaptive A*); a node is dropped when its state was reached as cheaply having seen at least as
+much.
+
+The search has no budget unless a caller gives one: with admissible bounds it ends with the
+exact distance, so the distance is a pure function of (task, state, seen), whatever the process
+searched before (the caches hold exact values and lower bounds only).
 """
 
 from __future__ import annotations
@@ -17,12 +23,15 @@ from __future__ import annotations
 import heapq
 import itertools
 import math
+import threading
 from collections import OrderedDict
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from webmdp.core.entities import kind_of
 from webmdp.core.model import State, World
 from webmdp.core.registry import get_site
+from webmdp.core.site import Site
 from webmdp.tasks.distance import (
     _EXACT,
     _LRU,
@@ -33,15 +42,14 @@ from webmdp.tasks.distance import (
     Reach,
     _problem,
     memoised,
+    task_lock,
 )
 from webmdp.tasks.model import Task
 
 Pair = tuple[str, str]
 """(entity, field): the unit of information coverage (C.4)."""
-DEFAULT_INFORMED_EXPANSIONS = 1_000
-"""The budget RL episodes already pass (``benchmarks/bench_dense_potential.py``: at 1,000, 12%
-of the Φ calls along sampled oracles run out, mostly on the first screens of long tasks and
-on housing; 5,000 brings that to 7% at five times the worst call)."""
+DEFAULT_INFORMED_EXPANSIONS: int | None = None
+"""No budget: the search runs until it settles the distance (the dense reward's Φ is exact)."""
 _RESULTS_PER_TASK = 50_000
 _REVEALS_PER_TASK = 20_000
 _TASKS_CACHED = 16
@@ -66,12 +74,13 @@ def constraints(task: Task) -> tuple[Pair, ...]:
 
 
 def informed_distance(task: Task, state: State, seen: Iterable[Pair] | None = None, *,
-                      max_expansions: int = DEFAULT_INFORMED_EXPANSIONS, focused: bool = True,
-                      pairs: Sequence[Pair] | None = None) -> int | None:
+                      max_expansions: int | None = DEFAULT_INFORMED_EXPANSIONS,
+                      focused: bool = True, pairs: Sequence[Pair] | None = None) -> int | None:
     """Exact number of agent actions from ``state``, having seen ``seen``, to a state where
     every condition of ``task.verifier`` holds and every pair of :func:`evidence` (``pairs``
     instead, when given) was seen: in ``seen``, on ``state``'s screen or on a screen on the
-    way. None when none was found within ``max_expansions`` A* expansions, or none is reachable.
+    way. None when none is reachable, or none was found within ``max_expansions`` A*
+    expansions (None: no budget, the search settles it).
 
     ``seen``: the episode's seen set (:attr:`Tracker.seen`); None: ``state``'s own screen
     only, which is the seen set at an episode's start. ``focused``: the action space
@@ -86,17 +95,20 @@ def informed_distance(task: Task, state: State, seen: Iterable[Pair] | None = No
 
 
 def informed_reach(task: Task, state: State, seen: Iterable[Pair] | None = None, *,
-                   max_expansions: int = DEFAULT_INFORMED_EXPANSIONS, focused: bool = True,
+                   max_expansions: int | None = DEFAULT_INFORMED_EXPANSIONS, focused: bool = True,
                    pairs: Sequence[Pair] | None = None) -> Reach:
     """:func:`informed_distance` telling a provably unreachable goal from an unknown one."""
-    search = _search_of(task, focused, pairs)
-    found = search.distance(state, search.mask_of(seen, state), max_expansions)
+    limit = math.inf if max_expansions is None else max_expansions
+    with task_lock(task.id):
+        search = _search_of(task, focused, pairs)
+        found = search.distance(state, search.mask_of(seen, state), limit)
     return Reach(None, True) if found == UNREACHABLE else Reach(found)
 
 
 def clear_cache() -> None:
     """Drop every cached informed distance and screen."""
-    _SEARCHES.clear()
+    with _REGISTRY:
+        _SEARCHES.clear()
 
 
 def _oracle_seen(task: Task) -> set[Pair]:
@@ -131,6 +143,22 @@ class _Informed:
     def __post_init__(self) -> None:
         self.bit = {pair: 1 << i for i, pair in enumerate(self.pairs)}
         self.full = (1 << len(self.pairs)) - 1
+        self.groups = _detail_groups(self.problem.site, self.bit)
+
+    def unseen_bound(self, mask: int) -> int:
+        """A lower bound on the actions still needed to see every evidence pair, having seen
+        ``mask`` (this screen's included): 1 while any is unseen; for a kind whose
+        :attr:`~webmdp.core.site.Site.evidence_gap` is 1, one action per entity whose detail
+        fields are unseen (each is a screen of its own); for a gap of 2, 2k - 1 for k such
+        entities (each later one takes a way off the last one's screen too). The kinds' bounds
+        may share actions, so their maximum is taken."""
+        if mask == self.full:
+            return 0
+        best = 1
+        for gap, masks in self.groups:
+            k = sum(1 for m in masks if m & ~mask)
+            best = max(best, k if gap == 1 else 2 * k - 1)
+        return best
 
     @property
     def problem(self) -> Problem:
@@ -152,7 +180,7 @@ class _Informed:
             self.reveals.store(key, found)
         return int(found)
 
-    def distance(self, state: State, mask: int, limit: int) -> int | None:
+    def distance(self, state: State, mask: int, limit: float) -> int | None:
         """The distance, :data:`UNREACHABLE`, or None when ``limit`` expansions did not
         settle it; cached per (state, mask) as :meth:`Problem.search` caches per state."""
         p = self.problem
@@ -162,19 +190,36 @@ class _Informed:
                         lambda: _astar(self, p, state, mask, limit))
 
 
+def _detail_groups(site: Site, bit: Mapping[Pair, int]) -> tuple[tuple[int, tuple[int, ...]], ...]:
+    """Per entity kind the site declares a gap for: (gap, each entity's detail-field bits)."""
+    by_kind: dict[str, dict[str, int]] = {}
+    for (entity, name), b in bit.items():
+        kind = kind_of(entity)
+        if site.evidence_gap.get(kind, 0) > 0 and name not in site.card_fields_of(kind):
+            entity_bits = by_kind.setdefault(kind, {})
+            entity_bits[entity] = entity_bits.get(entity, 0) | b
+    return tuple((min(site.evidence_gap[k], 2), tuple(v.values())) for k, v in by_kind.items())
+
+
 _SEARCHES: OrderedDict[tuple[str, bool, tuple[Pair, ...] | None], _Informed] = OrderedDict()
+_REGISTRY = threading.Lock()
+"""Guards the table of searches; a search itself holds its task's lock
+(:func:`webmdp.tasks.distance.task_lock`), so sessions on other tasks never wait for it."""
 
 
 def _search_of(task: Task, focused: bool, pairs: Sequence[Pair] | None) -> _Informed:
     key = (task.id, focused, None if pairs is None else tuple(pairs))
-    s = _SEARCHES.get(key)
-    if s is not None and (s.task is task or s.task == task):
-        _SEARCHES.move_to_end(key)
-        return s
+    with _REGISTRY:
+        s = _SEARCHES.get(key)
+        if s is not None and (s.task is task or s.task == task):
+            _SEARCHES.move_to_end(key)
+            return s
     chosen = evidence(task) if pairs is None else tuple(dict.fromkeys(pairs))
-    s = _SEARCHES[key] = _Informed(task, chosen, focused)
-    if len(_SEARCHES) > _TASKS_CACHED:
-        _SEARCHES.popitem(last=False)
+    s = _Informed(task, chosen, focused)
+    with _REGISTRY:
+        _SEARCHES[key] = s
+        if len(_SEARCHES) > _TASKS_CACHED:
+            _SEARCHES.popitem(last=False)
     return s
 
 
@@ -184,7 +229,7 @@ Node = tuple[Hashable, int]
 is popped or is a verifier goal, which most generated states never are."""
 
 
-def _astar(s: _Informed, p: Problem, start: State, mask: int, limit: int) -> int | None:
+def _astar(s: _Informed, p: Problem, start: State, mask: int, limit: float) -> int | None:
     """:func:`webmdp.tasks.distance._astar` over augmented nodes: unit costs, a child queued
     with the rough bound and sharpened when popped, a goal accepted when generated once its
     cost is at most the least open f (some open entry on an optimal path has f <= C*). A node
@@ -193,7 +238,7 @@ def _astar(s: _Informed, p: Problem, start: State, mask: int, limit: int) -> int
     if h0 == math.inf:
         return UNREACHABLE
     k0: Node = (p.key(start), mask)
-    h0 = max(h0, s.floors.lookup(k0) or 0)
+    h0 = max(h0, s.unseen_bound(mask), s.floors.lookup(k0) or 0)
     states, best_g, seen = {k0: start}, {k0: 0}, {k0: mask}
     parent: dict[Node, Node | None] = {k0: None}
     reached: dict[Hashable, dict[int, int]] = {k0[0]: {mask: 0}}
@@ -213,7 +258,8 @@ def _astar(s: _Informed, p: Problem, start: State, mask: int, limit: int) -> int
             seen[key] = key[1] | s.reveal(p, state)
         if how == _ROUGH:
             floor = s.floors.lookup((key[0], seen[key])) or 0
-            sharp = g + max(1.0, floor, p.bound(state, p.site.facts(state), True))
+            sharp = g + max(1.0, floor, s.unseen_bound(seen[key]),
+                            p.bound(state, p.site.facts(state), True))
             if sharp > f:
                 heapq.heappush(heap, (sharp, neg_g, next(tie), key, _SHARP))
                 continue
@@ -261,8 +307,8 @@ def _dominated(reached: Mapping[Hashable, Mapping[int, int]], node: Node, g: int
 def _estimate(s: _Informed, p: Problem, state: State, key: Node,
               seen: dict[Node, int]) -> tuple[float, int]:
     """A child's h and how it was found: exact from the state cache when everything is seen
-    (the distance is then the state's own) or at a goal; 1 at a verifier goal with evidence
-    unseen; else the rough bound, at least 1."""
+    (the distance is then the state's own) or at a goal; the evidence bound at a verifier goal
+    with evidence unseen; else the rough bound, at least 1."""
     if key[1] == s.full:
         known = p.known.lookup(key[0])
         if known is not None:
@@ -271,9 +317,11 @@ def _estimate(s: _Informed, p: Problem, state: State, key: Node,
     facts = p.site.facts(state)
     if p.is_goal(facts):
         seen[key] = key[1] | s.reveal(p, state)
-        return (0.0, _EXACT) if seen[key] == s.full else (1.0, _SHARP)
+        return (0.0, _EXACT) if seen[key] == s.full else \
+            (float(s.unseen_bound(seen[key])), _SHARP)
     h = p.bound(state, facts, False)
-    return (h if h == math.inf else max(h, 1.0)), _ROUGH
+    # its own screen is not read yet: it may show one entity's detail fields (one fewer)
+    return (h if h == math.inf else max(h, 1.0, s.unseen_bound(key[1]) - 1.0)), _ROUGH
 
 
 def _solved(s: _Informed, parent: Mapping[Node, Node | None], best_g: Mapping[Node, int],

@@ -68,6 +68,9 @@ class ChatSite(ModularSite[ChatState]):
             "repliers": "list", "replies": "list", "reply_count": "int", "text": "str",
             "thread_files": "list"},
     }
+    # evidence_gap (tasks.informed): one thread's detail at a time, but a thread can open another
+    # straight away.
+    evidence_gap = {"MSG": 1}
     visibility = shown(CARD_FIELDS, DETAIL_FIELDS, ChannelView=CARD_FIELDS,
                        SearchResults=CARD_FIELDS, ThreadView=CARD_FIELDS + DETAIL_FIELDS,
                        DirectMessageView=(), MemberProfile=CARD_FIELDS)

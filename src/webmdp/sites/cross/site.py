@@ -165,7 +165,19 @@ class CrossSite(Site):
                              for k, v in s.pixel_fields.items()}
         cls.example_params = {k: v for s in members.values()
                                for k, v in s.example_params.items()}
+        owners: dict[str, set[str]] = {}
+        for n, s in members.items():
+            for kind in s.evidence_gap:
+                owners.setdefault(kind, set()).add(n)
+        # a kind two members both declare makes no claim here (their screens would interleave)
+        self._kind_owner = {k: next(iter(v)) for k, v in owners.items() if len(v) == 1}
+        cls.evidence_gap = {k: members[n].evidence_gap[k] for k, n in self._kind_owner.items()}
         super().__init__()
+
+    def card_fields_of(self, kind: str) -> frozenset[str]:
+        """The member site's card fields for its own kinds (none for a kind it cannot tell)."""
+        owner = self._kind_owner.get(kind)
+        return self.members[owner].card_fields_of(kind) if owner else frozenset()
 
     # -- the sites of a state or action ------------------------------------------------------
     def site_of(self, action: str) -> str | None:

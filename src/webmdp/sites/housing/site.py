@@ -8,6 +8,7 @@ from webmdp.core.spec import Action, ActionSpec, ParamSpec, declare_action
 from webmdp.sites._common.site import CO, INS, NAV, ModularSite, SiteLogic
 from webmdp.sites._common.tasklib import shown
 from webmdp.sites.housing import mdp
+from webmdp.sites.housing.bound import housing_bound
 from webmdp.sites.housing.state import HousingState
 from webmdp.sites.housing.vocab import CATALOG
 from webmdp.sites.housing.world import CARD_FIELDS, DETAIL_FIELDS, PIXEL_FIELDS, generate_world
@@ -54,11 +55,15 @@ class HousingSite(ModularSite[HousingState]):
             "sqft": "int", "year_built": "int"},
     }
     pixel_fields = {"PropertyDetail": frozenset(PIXEL_FIELDS)}
+    # evidence_gap (tasks.informed): a property page shows one home's detail fields; the next is
+    # opened from a list.
+    evidence_gap = {"HOM": 2}
     visibility = shown(CARD_FIELDS, DETAIL_FIELDS, SearchResults=CARD_FIELDS,
                        PropertyDetail=CARD_FIELDS + DETAIL_FIELDS + PIXEL_FIELDS,
                        SavedHomes=CARD_FIELDS,
                        TourRequest=CARD_FIELDS)
 
+    distance_bound = staticmethod(housing_bound)
     state_class = HousingState
     logic = SiteLogic(generate_world, mdp.transition, mdp.observe, mdp.facts,
                       mdp.available_actions)

@@ -74,6 +74,9 @@ class MailSite(ModularSite[MailState]):
     }
     example_params = {"query": "budget review", "address": "alex.doe@example.com",
                       "subject": "Quick question", "body": "Thanks, sounds good."}
+    # evidence_gap (tasks.informed): an open thread shows one thread's body; the next is opened
+    # from the list.
+    evidence_gap = {"THR": 2}
     visibility = shown(CARD_FIELDS, DETAIL_FIELDS, ThreadList=CARD_FIELDS,
                        ThreadView=CARD_FIELDS + DETAIL_FIELDS, ComposeModal=observe.COMPOSE_FIELDS)
 

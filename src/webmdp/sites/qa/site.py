@@ -65,6 +65,9 @@ class QASite(ModularSite[QAState]):
         "USR": {"about": "str", "badges": "list", "id": "str", "location": "str", "me": "bool",
             "member_since": "str", "name": "str", "reputation": "int"},
     }
+    # evidence_gap (tasks.informed): a question page shows one question's detail fields; the next
+    # is opened from a list (answers and users make no claim: a question page shows many).
+    evidence_gap = {"QST": 2}
     visibility = shown(QUESTION_CARD, QUESTION_DETAIL, QuestionList=_BRIEF, TagPage=_BRIEF,
                        UserProfile=QUESTION_CARD + USER_PROFILE,
                        QuestionDetail=QUESTION_CARD + QUESTION_DETAIL + ANSWER_FIELDS + USER_BRIEF)

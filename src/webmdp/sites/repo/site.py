@@ -86,6 +86,9 @@ class RepoSite(ModularSite[RepoState]):
             "owner": "str", "popularity": "int", "stars": "int", "topic": "str", "topics": "list",
             "updated": "int", "watchers": "int"},
     }
+    # evidence_gap (tasks.informed): a repository, pull request or issue page shows one entity's
+    # detail fields of its kind; the next is opened from a list.
+    evidence_gap = {"REPO": 2, "PR": 2, "ISS": 2}
     visibility = shown(CARD_FIELDS, DETAIL_FIELDS, RepoList=REPO_CARD,
                        RepoDetail=REPO_CARD + REPO_DETAIL, IssueList=_ITEM, PullRequestList=_ITEM,
                        IssueDetail=_ITEM + ISSUE_DETAIL, PRDetail=_ITEM + PR_DETAIL)

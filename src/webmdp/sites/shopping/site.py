@@ -70,6 +70,9 @@ class ShoppingSite(ModularSite[ShoppingState]):
             "warranty_months": "int", "weight": "str"},
     }
     pixel_fields = {"ProductDetail": frozenset(PIXEL_FIELDS)}
+    # evidence_gap (tasks.informed): a product page shows one product's detail fields; the next is
+    # opened from a list.
+    evidence_gap = {"PRD": 2}
     visibility = shown(CARD_FIELDS, DETAIL_FIELDS, Home=(),
                        SearchResults=CARD_FIELDS,
                        ProductDetail=CARD_FIELDS + DETAIL_FIELDS + PIXEL_FIELDS,

@@ -1,0 +1,158 @@
+"""The shaped rewards' distances against stored reference values, and Φ as a pure function.
+
+``tests/data/dense_reference.json.gz`` (``scripts/dense_reference.py``) holds, for the first
+task of every template of every site and the first cross-site tasks, the informed distance
+(``dense``) and the state distance (``dense-state``) of every state of the oracle's episode
+and of seeded random-agent episodes, each from a search of up to 10⁶ expansions that none ran
+out of. Here every distance, computed as the reward computes it (no budget, caches cleared per
+task), must equal its reference: a sample in ``make test``, all in ``make test-slow``.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import subprocess
+import sys
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from webmdp.core import Action, World
+from webmdp.rl.episode import RLEpisode
+from webmdp.rl.rewards import potential
+from webmdp.sites import get_site
+from webmdp.tasks import Task, distance, generate_site_tasks, informed
+from webmdp.tasks.sources import CROSS, cross_tasks
+from webmdp.tasks.walks import random_walk
+from webmdp.tracking import Tracker
+
+DATA = Path(__file__).resolve().parents[1] / "data" / "dense_reference.json.gz"
+SAMPLE = 2
+"""Tasks a site (or cross-site) that ``make test`` checks: its first ones."""
+
+
+@cache
+def reference() -> dict[str, dict[str, dict[str, list[list[int | None]]]]]:
+    return json.loads(gzip.decompress(DATA.read_bytes()))  # type: ignore[no-any-return]
+
+
+@cache
+def _tasks(name: str) -> dict[str, Task]:
+    tasks = cross_tasks() if name == CROSS else generate_site_tasks(get_site(name))
+    return {t.id: t for t in tasks}
+
+
+def _actions(task: Task, kind: str) -> list[Action]:
+    return list(task.oracle_actions()) if kind == "oracle" else \
+        random_walk(task, int(kind.removeprefix("walk")))
+
+
+def _cases(sample: bool) -> list[Any]:
+    out = []
+    for name, entries in sorted(reference().items()):
+        for task_id in sorted(entries)[:SAMPLE] if sample else sorted(entries):
+            out.append(pytest.param(name, task_id, id=task_id,
+                                    marks=() if sample else (pytest.mark.slow,)))
+    return out
+
+
+def _check(name: str, task_id: str) -> None:
+    task = _tasks(name)[task_id]
+    distance.clear_cache()
+    informed.clear_cache()
+    for kind, want in reference()[name][task_id].items():
+        tracker = Tracker(get_site(task.site), World.from_dict(task.world))
+        got = [_pair(task, tracker)]
+        for action in _actions(task, kind):
+            tracker.apply(action)
+            got.append(_pair(task, tracker))
+        assert got == want, f"{task_id} {kind}: {got} != {want}"
+
+
+def _pair(task: Task, tracker: Tracker) -> list[int | None]:
+    return [informed.informed_distance(task, tracker.state, tracker.seen, max_expansions=None),
+            distance.distance_to_goal(task, tracker.state, max_expansions=None)]
+
+
+def test_the_reference_covers_every_site_and_template() -> None:
+    data = reference()
+    from webmdp.sites import site_names
+
+    for name in site_names():
+        if name not in data:
+            continue  # a plugin site has no reference
+        templates = {t.template for t in _tasks(name).values()}
+        assert {_tasks(name)[i].template for i in data[name]} == templates, name
+    assert CROSS in data and len(data[CROSS]) >= 10
+    values = [d for e in data.values() for ep in e.values() for eps in ep.values()
+              for pair in eps for d in pair]
+    assert -2 not in values  # no search ran out of its budget
+
+
+@pytest.mark.parametrize(("name", "task_id"), _cases(sample=True))
+def test_distances_equal_the_reference_sample(name: str, task_id: str) -> None:
+    _check(name, task_id)
+
+
+@pytest.mark.parametrize(("name", "task_id"), _cases(sample=False))
+def test_distances_equal_the_reference_all(name: str, task_id: str) -> None:
+    _check(name, task_id)
+
+
+# -- Φ is a pure function of (task, state, seen) ---------------------------------------------
+CASES = ("housing_0001", "mail_0001", "shopping_0001")
+WALK = 12
+SCRIPT = """
+import sys
+sys.path.insert(0, "tests/rl")
+from test_dense_reference import rewards
+print(repr(rewards(sys.argv[1], int(sys.argv[2]))))
+"""
+
+
+def rewards(task_id: str, seed: int) -> list[str]:
+    """Every reward (as repr, byte for byte) of a random-agent episode of ``task_id`` then its
+    oracle's, under ``dense`` and ``dense-state``."""
+    task = _tasks(task_id.rsplit("_", 1)[0])[task_id]
+    out = []
+    for mode in ("dense", "dense-state"):
+        for actions in (random_walk(task, seed, WALK), list(task.oracle_actions())):
+            episode = RLEpisode(task, mode)  # type: ignore[arg-type]
+            out.append(repr(episode.phi))
+            for a in actions:
+                r = episode.step({"name": a.name, "params": dict(a.params)})
+                out.append(repr(r.reward))
+                if r.done:
+                    break
+    return out
+
+
+@pytest.mark.parametrize("task_id", CASES)
+def test_rewards_are_the_same_fresh_warm_and_after_another_episode(task_id: str) -> None:
+    root = Path(__file__).resolve().parents[2]
+    fresh = subprocess.run([sys.executable, "-c", SCRIPT, task_id, "7"], cwd=root, check=True,
+                           capture_output=True, text=True).stdout.strip()
+    # warm: after other tasks' episodes and another episode of the same task, caches kept
+    for other in CASES:
+        if other != task_id:
+            rewards(other, 3)
+    rewards(task_id, 11)
+    assert repr(rewards(task_id, 7)) == fresh
+    distance.clear_cache()
+    informed.clear_cache()
+    assert repr(rewards(task_id, 7)) == fresh
+
+
+def test_a_budget_that_runs_out_raises_instead_of_a_zero() -> None:
+    from webmdp.errors import DistanceUnknown
+
+    task = _tasks("housing")["housing_0002"]
+    state = get_site("housing").initial_state(World.from_dict(task.world))
+    distance.clear_cache()
+    informed.clear_cache()
+    with pytest.raises(DistanceUnknown, match="not settled within 1 expansions"):
+        potential(task, state, mode="dense", max_expansions=1)
+    assert potential(task, state, mode="dense") == 1 / (2 + 6)
