@@ -71,21 +71,25 @@ def cost_table(groups: dict[str, list[Task]]) -> None:
           f"{' | '.join(f'{m} reset' for m in MODES)} | dense: worst step |")
     print("|---|" + "---|" * (2 * len(MODES) + 1))
     for name, tasks in groups.items():
+        _play(tasks[0], "terminal", [[]], [], [])  # builds the site's task pool: not timed
         steps: dict[str, list[float]] = {m: [] for m in MODES}
         resets: dict[str, list[float]] = {m: [] for m in MODES}
+        modes = MODES if not tasks[0].sites else ("terminal",)  # cross-site refuses shaping
         for task in tasks:
             episodes = _episodes(task)
-            for mode in MODES:
+            for mode in modes:
                 distance.clear_cache()
                 informed.clear_cache()
                 _play(task, mode, episodes, steps[mode], resets[mode])
         base = statistics.median(steps["terminal"])
         cells = [f"{_p(steps[m], .5):.2f} / {_p(steps[m], .99):.1f}"
                  + ("" if m == "terminal" else f" ({statistics.median(steps[m]) / base:.1f}x)")
-                 for m in MODES]
-        cells += [f"{_p(resets[m], .5):.1f} / {_p(resets[m], .99):.1f}" for m in MODES]
-        print(f"| {name} ({len(steps['dense'])} steps) | {' | '.join(cells)} | "
-              f"{max(steps['dense']) * 1000:.0f} |", flush=True)
+                 if steps[m] else "refused" for m in MODES]
+        cells += [f"{_p(resets[m], .5):.1f} / {_p(resets[m], .99):.1f}" if resets[m]
+                  else "refused" for m in MODES]
+        worst = f"{max(steps['dense']) * 1000:.0f}" if steps["dense"] else "-"
+        print(f"| {name} ({len(steps['terminal'])} steps) | {' | '.join(cells)} | {worst} |",
+              flush=True)
 
 
 # -- 2. stalls -------------------------------------------------------------------------------

@@ -1,11 +1,12 @@
 """Reference values of the shaped rewards' distances (issue 42), stored in
 ``tests/data/dense_reference.json.gz`` and checked by ``tests/rl/test_dense_reference.py``.
 
-For the first ``PER_TEMPLATE`` tasks of every template of every site, and the first ``CROSS``
-cross-site tasks: the oracle's states and those of ``WALKS`` seeded random-agent episodes
-(:func:`webmdp.tasks.walks.random_walk`). Per state: the informed distance ``dense`` uses and
-the state distance ``dense-state`` uses (null: no goal reachable), each from a search with a
-budget of ``BUDGET`` expansions that none may run out of (the script fails if one does).
+For the first ``PER_TEMPLATE`` tasks of every template of every built-in site (cross-site
+tasks refuse the shaped rewards: :func:`webmdp.rl.rewards.check_shaping`): the oracle's states
+and those of ``WALKS`` seeded random-agent episodes (:func:`webmdp.tasks.walks.random_walk`).
+Per state: the informed distance ``dense`` uses and the state distance ``dense-state`` uses
+(null: no goal reachable), each from a search with a budget of ``BUDGET`` expansions that
+none may run out of (the script fails if one does).
 
 ``python scripts/dense_reference.py [site,...]`` rewrites the sites named (all by default)
 and keeps the others' entries.
@@ -23,19 +24,15 @@ from pathlib import Path
 from webmdp.core import World
 from webmdp.sites import get_site, site_names
 from webmdp.tasks import Task, distance, generate_site_tasks, informed
-from webmdp.tasks.sources import cross_tasks
 from webmdp.tasks.walks import random_walk
 from webmdp.tracking import Tracker
 
 PATH = Path(__file__).resolve().parents[1] / "tests" / "data" / "dense_reference.json.gz"
-PER_TEMPLATE, CROSS, WALKS, BUDGET = 1, 10, 3, 1_000_000
-CROSS_NAME = "cross-site"
+PER_TEMPLATE, WALKS, BUDGET = 1, 3, 1_000_000
 
 
 def tasks_of(name: str) -> list[Task]:
     """The reference's tasks of a site (or ``cross-site``), in a fixed order."""
-    if name == CROSS_NAME:
-        return list(cross_tasks()[:CROSS])
     by_template: dict[str, list[Task]] = {}
     for t in generate_site_tasks(get_site(name)):
         by_template.setdefault(t.template, []).append(t)
@@ -66,7 +63,7 @@ def _pair(task: Task, tracker: Tracker, budget: int | None) -> list[int | None]:
 
 
 def main() -> None:
-    names = sys.argv[1].split(",") if len(sys.argv) > 1 else [*site_names(), CROSS_NAME]
+    names = sys.argv[1].split(",") if len(sys.argv) > 1 else list(site_names())
     data = json.loads(gzip.decompress(PATH.read_bytes())) if PATH.exists() else {}
     for name in names:
         t0, entries = time.process_time(), {}

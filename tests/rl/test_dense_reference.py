@@ -1,7 +1,7 @@
 """The shaped rewards' distances against stored reference values, and Φ as a pure function.
 
 ``tests/data/dense_reference.json.gz`` (``scripts/dense_reference.py``) holds, for the first
-task of every template of every site and the first cross-site tasks, the informed distance
+task of every template of every site, the informed distance
 (``dense``) and the state distance (``dense-state``) of every state of the oracle's episode
 and of seeded random-agent episodes, each from a search of up to 10⁶ expansions that none ran
 out of. Here every distance, computed as the reward computes it (no budget, caches cleared per
@@ -30,6 +30,8 @@ from webmdp.tasks.walks import random_walk
 from webmdp.tracking import Tracker
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "dense_reference.json.gz"
+BUILT_IN = ("accommodation", "calendar", "chat", "food", "housing", "jobs", "mail", "qa", "repo",
+            "shopping")
 SAMPLE = 2
 """Tasks a site (or cross-site) that ``make test`` checks: its first ones."""
 
@@ -79,14 +81,10 @@ def _pair(task: Task, tracker: Tracker) -> list[int | None]:
 
 def test_the_reference_covers_every_site_and_template() -> None:
     data = reference()
-    from webmdp.sites import site_names
-
-    for name in site_names():
-        if name not in data:
-            continue  # a plugin site has no reference
+    for name in BUILT_IN:
+        assert name in data, name
         templates = {t.template for t in _tasks(name).values()}
         assert {_tasks(name)[i].template for i in data[name]} == templates, name
-    assert CROSS in data and len(data[CROSS]) >= 10
     values = [d for e in data.values() for ep in e.values() for eps in ep.values()
               for pair in eps for d in pair]
     assert -2 not in values  # no search ran out of its budget
@@ -156,3 +154,22 @@ def test_a_budget_that_runs_out_raises_instead_of_a_zero() -> None:
     with pytest.raises(DistanceUnknown, match="not settled within 1 expansions"):
         potential(task, state, mode="dense", max_expansions=1)
     assert potential(task, state, mode="dense") == 1 / (2 + 6)
+
+
+def test_cross_site_tasks_refuse_the_shaped_rewards_in_one_line() -> None:
+    """No search settles a cross-site task's distance: the shaped modes are refused, for the
+    suite at construction and for a cross-site task at its reset, never a silent 0."""
+    from webmdp.rl.episode import check_options
+    from webmdp.rl.openenv import WebMDPEnvironment
+
+    task = cross_tasks()[0]
+    for mode in ("dense", "dense-state"):
+        with pytest.raises(ValueError, match="not offered for cross-site tasks") as info:
+            check_options("semantic", mode, CROSS)
+        assert "\n" not in str(info.value)
+        with pytest.raises(ValueError, match=f"task {task.id}: .*use rubric"):
+            RLEpisode(task, mode)  # type: ignore[arg-type]
+        with pytest.raises(ValueError, match="not offered"):
+            WebMDPEnvironment(CROSS, reward=mode)  # type: ignore[arg-type]
+    episode = RLEpisode(task, "rubric")  # the cross-site reward still runs
+    assert episode.phi == 0.0

@@ -1,4 +1,4 @@
-"""The admissible bounds of Accommodation, Code Repo and Calendar (their ``bound`` modules).
+"""The admissible bounds of Accommodation, Code Repo, Calendar and Housing (``bound`` modules).
 
 Each bound must never exceed the true distance over the whole agent action space, and an
 infinite bound must only be claimed where no goal is reachable. Checked three ways: against
@@ -23,7 +23,7 @@ from webmdp.sites import get_site
 from webmdp.tasks import Task
 from webmdp.tasks.distance import clear_cache, distance_to_goal, lower_bound, state_after
 
-SITES = ("accommodation", "repo", "calendar")
+SITES = ("accommodation", "repo", "calendar", "housing")
 
 
 def _one_per_template(site: str) -> list[Task]:
@@ -96,6 +96,7 @@ GROWING = {
     "accommodation": ("checkout.abandoned", "cancelled.listings", "cancelled.reservations"),
     "repo": ("commented", "closed", "reopened", "merged"),
     "calendar": ("edited",),
+    "housing": ("toured", "contacted"),  # no final fact: the bound is never infinite
 }
 
 

@@ -4,8 +4,10 @@ The informed distance's evidence bound (:meth:`webmdp.tasks.informed._Informed.u
 is admissible only where the declaration holds over the action space the search uses
 (:func:`~webmdp.tasks.distance.candidate_actions`). Walks of that space, the oracle's and
 seeded random ones, look for a screen showing two entities' detail fields of a kind declared
-1 or 2, and for one action going from one entity's detail screen to another's of a kind
-declared 2. ``python tests/tasks/test_evidence_gap.py`` prints what the walks observe.
+1 or more, for one action going from one entity's detail screen to another's of a kind
+declared 2 or more, and for a detail field shown for the first time from a screen whose
+actions do not name its entity, of a kind declared 3.
+``python tests/tasks/test_evidence_gap.py [site ...]`` prints what the walks observe.
 """
 
 from __future__ import annotations
@@ -28,23 +30,27 @@ from webmdp.tasks.sources import CROSS, cross_tasks
 WALKS, STEPS, TASKS = 6, 30, 6
 
 
-def _detail(site: Site, revealed: set[tuple[str, str]]) -> dict[str, set[str]]:
-    """kind -> the entities whose detail fields the screen shows."""
-    out: dict[str, set[str]] = {}
+def _detail(site: Site, revealed: set[tuple[str, str]]) -> dict[str, set[tuple[str, str]]]:
+    """kind -> the (entity, detail field) pairs the screen shows."""
+    out: dict[str, set[tuple[str, str]]] = {}
     for entity, name in revealed:
         kind = kind_of(entity)
         if name not in site.card_fields_of(kind):
-            out.setdefault(kind, set()).add(entity)
+            out.setdefault(kind, set()).add((entity, name))
     return out
 
 
-def _screens(task: Task, seed: int) -> Iterator[dict[str, set[str]]]:
-    """The detail entities of each screen of a walk: the oracle's (seed 0), else random."""
+def _screens(task: Task, seed: int
+             ) -> Iterator[tuple[dict[str, set[tuple[str, str]]], set[str]]]:
+    """The detail pairs of each screen of a walk (the oracle's for seed 0, else random) and
+    the entities the actions offered on the screen before it name."""
     site, world = get_site(task.site), World.from_dict(task.world)
     state, rng = site.initial_state(world), random.Random(seed)
-    yield _detail(site, site.observe(state, world).revealed())
+    yield _detail(site, site.observe(state, world).revealed()), set()
     oracle = list(task.oracle_actions())
     for i in range(len(oracle) if seed == 0 else STEPS):
+        named = {v for a in site.available(state, world) for v in a.params.values()
+                 if isinstance(v, str)}
         if seed == 0:
             action = oracle[i]
         else:
@@ -56,25 +62,30 @@ def _screens(task: Task, seed: int) -> Iterator[dict[str, set[str]]]:
             state = site.step(state, action, world)
         except InvalidAction:
             continue
-        yield _detail(site, site.observe(state, world).revealed())
+        yield _detail(site, site.observe(state, world).revealed()), named
 
 
 def observed(site_name: str) -> dict[str, int]:
-    """kind -> the largest gap the walks allow (2 unless refuted)."""
+    """kind -> the largest gap the walks allow (3 unless refuted)."""
     site = get_site(site_name)
     gaps: dict[str, int] = {}
     tasks = list(cross_tasks()[:30]) if site_name == CROSS else generate_site_tasks(site)
     for task in tasks[::max(1, len(tasks) // TASKS)][:TASKS]:
         for seed in range(WALKS):
             before: dict[str, set[str]] = {}
-            for screen in _screens(task, seed):
-                for kind, entities in screen.items():
-                    gap = gaps.setdefault(kind, 2)
+            shown: set[tuple[str, str]] = set()
+            for screen, named in _screens(task, seed):
+                for kind, pairs in screen.items():
+                    gap = gaps.setdefault(kind, 3)
+                    entities = {e for e, _ in pairs}
                     if len(entities) > 1:
                         gaps[kind] = 0
                     elif before.get(kind) and before[kind] != entities and gap > 1:
                         gaps[kind] = 1
-                before = screen
+                    elif not {e for e, _ in pairs - shown} <= named and gap > 2:
+                        gaps[kind] = 2  # a pair first shown from a screen not naming its entity
+                    shown |= pairs
+                before = {k: {e for e, _ in v} for k, v in screen.items()}
     return gaps
 
 

@@ -33,10 +33,11 @@ Mode = Annotated[str, typer.Option(
     "--mode", help="semantic (typed actions, text) or browser (GUI actions in Chromium, "
     "screenshot + accessibility tree; a Chromium per session).")]
 Reward = Annotated[str, typer.Option(
-    "--reward", help="terminal (1/0 verdict), dense (potential-based shaping that counts the "
-    "task's information constraints), dense-state (shaping by the goal distance alone) or "
-    "rubric (cross-site rubric root). Whatever the reward, the last observation carries "
-    "metadata.success.")]
+    "--reward", help="terminal (1/0 verdict; for rollout-scored trainers such as GRPO), dense "
+    "(exact potential-based shaping that counts the task's information constraints; for "
+    "per-step credit such as PPO), dense-state (shaping by the goal distance alone) or rubric "
+    "(cross-site rubric root; the shaped modes refuse cross-site tasks). Whatever the reward, "
+    "the last observation carries metadata.success, and metadata.shaping the shaping part.")]
 MaxSessions = Annotated[int, typer.Option(
     "--max-sessions", help="Concurrent WebSocket sessions (>= the trainer's generation "
     "batch); in browser mode also the most Chromiums at once.")]

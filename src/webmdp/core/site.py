@@ -41,12 +41,15 @@ class Site(ABC):
     """An admissible lower bound on the distance to a task's goal: ``(problem) -> Bound``
     (see :mod:`webmdp.tasks.distance`); None: every unmet goal is at least one action away."""
     evidence_gap: ClassVar[Mapping[str, int]] = {}
-    """kind (entity id prefix) -> the fewest actions between two screens that show detail
-    fields (those not in ``visibility.card_fields``) of two different entities of that kind:
-    1 when a screen shows at most one such entity's, 2 when also no action leads from one's
-    screen straight to another's. A kind left out makes no claim (0). The informed distance
-    turns it into a lower bound (:mod:`webmdp.tasks.informed`);
-    ``tests/tasks/test_evidence_gap.py`` walks every site trying to refute it."""
+    """kind (entity id prefix) -> what the site guarantees about the screens that show detail
+    fields (those not in ``visibility.card_fields``) of entities of that kind, each level
+    including the ones before: 1, a screen shows at most one such entity's; 2, no action leads
+    from one's screen straight to another's (two take at least 2 actions); 3, an entity's
+    detail fields are first shown only by an action taken on a screen that offers some action
+    naming the entity (its row on a list, its own page). A kind
+    left out makes no claim (0). The informed distance turns it into a lower bound
+    (:mod:`webmdp.tasks.informed`); ``tests/tasks/test_evidence_gap.py`` walks every site
+    trying to refute it."""
     confirm_surfaces: ClassVar[frozenset[str]] = frozenset()
     """Surfaces that are a confirmation step: a review of what a commit will do, with the
     button that does it ("Confirm and pay"). An irreversible commit taken there is WebForge

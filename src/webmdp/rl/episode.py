@@ -15,9 +15,18 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from webmdp.core.model import State
 from webmdp.env.episode import DEFAULT_STEP_BUDGET
 from webmdp.env.semantic import SemanticEnv
-from webmdp.rl.rewards import REWARD_MODES, SHAPED_MODES, RewardMode, final_reward, potential
+from webmdp.rl.rewards import (
+    REWARD_MODES,
+    SHAPED_MODES,
+    SHAPING_REFUSED,
+    RewardMode,
+    check_shaping,
+    final_reward,
+    potential,
+)
 from webmdp.rl.splits import unknown
 from webmdp.tasks.model import Task
+from webmdp.tasks.sources import CROSS
 
 if TYPE_CHECKING:  # browser mode's seat; its module loads Playwright and the server
     from webmdp.rl.browser import BrowserSeat
@@ -29,12 +38,15 @@ action space (:class:`~webmdp.env.actions.GUIAction`) in Chromium, the accessibi
 text and a screenshot."""
 
 
-def check_options(mode: str, reward: str) -> None:
-    """Refuse an unknown mode or reward mode (ValueError, the project's one-line message)."""
+def check_options(mode: str, reward: str, site: str | list[str] | None = None) -> None:
+    """Refuse an unknown mode or reward mode, or a shaped reward over the cross-site suite
+    alone (ValueError, the project's one-line message)."""
     if mode not in MODES:
         raise unknown("mode", mode, MODES)
     if reward not in REWARD_MODES:
         raise unknown("reward", reward, REWARD_MODES)
+    if reward in SHAPED_MODES and site == CROSS:
+        raise ValueError(SHAPING_REFUSED)
 
 
 @dataclass
@@ -65,6 +77,7 @@ class RLEpisode:
                  agent: str = "rl", step_budget: int = DEFAULT_STEP_BUDGET,
                  max_expansions: int | None = None,
                  seat: BrowserSeat | None = None, step_timeout: float | None = None) -> None:
+        check_shaping(task, reward)
         self.task, self.reward_mode, self.max_expansions = task, reward, max_expansions
         self.mode, self.step_timeout = mode, step_timeout
         if mode == "browser" and seat is None:

@@ -109,7 +109,7 @@ class WebMDPEnvironment(Environment[WebMDPAction, WebMDPObservation, WebMDPState
                  browsers: BrowserCap | None = None, step_timeout: float | None = None,
                  on_episode: Callable[[str, int, float, bool], None] | None = None) -> None:
         super().__init__()
-        check_options(mode, reward)
+        check_options(mode, reward, site)
         if step_budget < 1:
             raise ValueError(f"step_budget must be at least 1, got {step_budget}")
         self.catalog = Catalog(site, resolve_path(tasks_file), Holdout.parse(holdout))

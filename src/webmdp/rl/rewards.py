@@ -19,8 +19,9 @@ Both distances are exact: the searches run without a budget (their bounds make t
 ``benchmarks/bench_rl.py``), so Φ is a pure function of (task, state, seen), the same in a
 fresh process and a warm one. Φ = 0 means no goal can be reached any more (a wrong commit),
 never that the search stopped looking: a caller that passes a budget the search runs out of
-gets :class:`~webmdp.errors.DistanceUnknown`. No lock is held across processes' sessions: a
-search holds its own task's lock (:func:`webmdp.tasks.distance.task_lock`).
+gets :class:`~webmdp.errors.DistanceUnknown`. Cross-site tasks, whose distances no search
+settles, refuse both shaped modes in one line (:func:`check_shaping`). No process-wide lock:
+a search holds its own task's lock (:func:`webmdp.tasks.distance.task_lock`).
 
 Which reward suits which trainer (docs/rl.md): a trainer that scores whole rollouts (GRPO,
 verifiers) learns nothing from shaping, since a finished ``dense`` episode sums to
@@ -47,6 +48,19 @@ SHAPED_MODES: tuple[RewardMode, ...] = ("dense", "dense-state")
 """The modes that add Φ(s') - Φ(s) to every step (:func:`potential`)."""
 
 
+SHAPING_REFUSED = ("the shaped rewards (dense, dense-state) are not offered for cross-site tasks: "
+                   "their exact distances are out of reach (oracles of about 20 steps over "
+                   "several sites, no search settles them); use rubric (partial credit) or "
+                   "terminal")
+"""Where an exact Φ cannot be had, the reward does not pretend (issue 42): refused, one line."""
+
+
+def check_shaping(task: Task, mode: str) -> None:
+    """Refuse a shaped ``mode`` for a task it cannot be exact on (a cross-site task)."""
+    if mode in SHAPED_MODES and task.sites:
+        raise ValueError(f"task {task.id}: {SHAPING_REFUSED}")
+
+
 def potential(task: Task, state: State, seen: Iterable[tuple[str, str]] | None = None, *,
               mode: RewardMode = "dense", max_expansions: int | None = None) -> float:
     """Φ of a shaped ``mode`` in ``state``, having seen ``seen`` (the episode's
@@ -56,6 +70,7 @@ def potential(task: Task, state: State, seen: Iterable[tuple[str, str]] | None =
     search runs out of raises :class:`~webmdp.errors.DistanceUnknown` instead of a 0."""
     if mode not in SHAPED_MODES:
         raise ValueError(f"reward mode {mode!r} has no potential; shaped: {SHAPED_MODES}")
+    check_shaping(task, mode)
     if mode == "dense-state":
         found = reach(task, state, max_expansions=max_expansions)
     else:

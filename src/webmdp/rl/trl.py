@@ -71,7 +71,7 @@ def environment(site: str | list[str] = "shopping", mode: str = "semantic",
     ``split`` / ``level`` / ``holdout``: the classes refuse a ``reset`` whose task lies
     outside that split and level (so a training run cannot touch a test task, whatever its
     dataset holds). ``tasks``: a task file, whose ids resolve first."""
-    check_options(mode, reward)
+    check_options(mode, reward, site)
     scope = _Scope(resolve_path(tasks), str(Holdout.parse(holdout)), split,
                    parse_level(level))
     if split is not None:  # a bad split or level fails here, not at the first reset

@@ -132,6 +132,7 @@ class _Informed:
     pairs: tuple[Pair, ...]
     focused: bool
     reveals: _LRU = field(default_factory=lambda: _LRU(_REVEALS_PER_TASK))
+    names: _LRU = field(default_factory=lambda: _LRU(_REVEALS_PER_TASK))
     known: _LRU = field(default_factory=lambda: _LRU(_RESULTS_PER_TASK))
     beyond: _LRU = field(default_factory=lambda: _LRU(_RESULTS_PER_TASK))
     dead: _LRU = field(default_factory=lambda: _LRU(_RESULTS_PER_TASK))
@@ -145,20 +146,40 @@ class _Informed:
         self.full = (1 << len(self.pairs)) - 1
         self.groups = _detail_groups(self.problem.site, self.bit)
 
-    def unseen_bound(self, mask: int) -> int:
+    def unseen_bound(self, mask: int, state: State | None = None) -> int:
         """A lower bound on the actions still needed to see every evidence pair, having seen
-        ``mask`` (this screen's included): 1 while any is unseen; for a kind whose
-        :attr:`~webmdp.core.site.Site.evidence_gap` is 1, one action per entity whose detail
-        fields are unseen (each is a screen of its own); for a gap of 2, 2k - 1 for k such
-        entities (each later one takes a way off the last one's screen too). The kinds' bounds
-        may share actions, so their maximum is taken."""
+        ``mask`` (``state``'s screen included, when given): 1 while any is unseen; for a kind
+        whose :attr:`~webmdp.core.site.Site.evidence_gap` is 1, one action per entity whose
+        detail fields are unseen (each is a screen of its own); from 2 on, 2k - 1 for k such
+        entities (each later one takes a way off the last one's screen too); at 3, one more
+        when ``state``'s screen offers no action naming any of them (the first needs one). The
+        kinds' bounds may share actions, so their maximum is taken."""
         if mask == self.full:
             return 0
-        best = 1
-        for gap, masks in self.groups:
-            k = sum(1 for m in masks if m & ~mask)
-            best = max(best, k if gap == 1 else 2 * k - 1)
+        best, named = 1, None
+        for gap, masks, entities in self.groups:
+            unseen = [e for m, e in zip(masks, entities, strict=True) if m & ~mask]
+            k = len(unseen)
+            if not k:
+                continue
+            h = k if gap == 1 else 2 * k - 1
+            if gap >= 3 and state is not None:
+                if named is None:
+                    named = self.named(state)
+                h += not any(e in named for e in unseen)
+            best = max(best, h)
         return best
+
+    def named(self, state: State) -> frozenset[str]:
+        """The entities the actions ``state``'s screen offers name."""
+        p = self.problem
+        key = p.key(state)
+        found = self.names.lookup(key)
+        if found is None:
+            found = frozenset(v for a in p.site.available(state, p.world)
+                              for v in a.params.values() if isinstance(v, str))
+            self.names.store(key, found)
+        return found  # type: ignore[no-any-return]
 
     @property
     def problem(self) -> Problem:
@@ -190,15 +211,18 @@ class _Informed:
                         lambda: _astar(self, p, state, mask, limit))
 
 
-def _detail_groups(site: Site, bit: Mapping[Pair, int]) -> tuple[tuple[int, tuple[int, ...]], ...]:
-    """Per entity kind the site declares a gap for: (gap, each entity's detail-field bits)."""
+def _detail_groups(site: Site, bit: Mapping[Pair, int]
+                   ) -> tuple[tuple[int, tuple[int, ...], tuple[str, ...]], ...]:
+    """Per entity kind the site declares a gap for: (gap, each entity's detail-field bits,
+    the entities)."""
     by_kind: dict[str, dict[str, int]] = {}
     for (entity, name), b in bit.items():
         kind = kind_of(entity)
         if site.evidence_gap.get(kind, 0) > 0 and name not in site.card_fields_of(kind):
             entity_bits = by_kind.setdefault(kind, {})
             entity_bits[entity] = entity_bits.get(entity, 0) | b
-    return tuple((min(site.evidence_gap[k], 2), tuple(v.values())) for k, v in by_kind.items())
+    return tuple((min(site.evidence_gap[k], 3), tuple(v.values()), tuple(v))
+                 for k, v in by_kind.items())
 
 
 _SEARCHES: OrderedDict[tuple[str, bool, tuple[Pair, ...] | None], _Informed] = OrderedDict()
@@ -238,7 +262,7 @@ def _astar(s: _Informed, p: Problem, start: State, mask: int, limit: float) -> i
     if h0 == math.inf:
         return UNREACHABLE
     k0: Node = (p.key(start), mask)
-    h0 = max(h0, s.unseen_bound(mask), s.floors.lookup(k0) or 0)
+    h0 = max(h0, s.unseen_bound(mask, start), s.floors.lookup(k0) or 0)
     states, best_g, seen = {k0: start}, {k0: 0}, {k0: mask}
     parent: dict[Node, Node | None] = {k0: None}
     reached: dict[Hashable, dict[int, int]] = {k0[0]: {mask: 0}}
@@ -258,7 +282,7 @@ def _astar(s: _Informed, p: Problem, start: State, mask: int, limit: float) -> i
             seen[key] = key[1] | s.reveal(p, state)
         if how == _ROUGH:
             floor = s.floors.lookup((key[0], seen[key])) or 0
-            sharp = g + max(1.0, floor, s.unseen_bound(seen[key]),
+            sharp = g + max(1.0, floor, s.unseen_bound(seen[key], state),
                             p.bound(state, p.site.facts(state), True))
             if sharp > f:
                 heapq.heappush(heap, (sharp, neg_g, next(tie), key, _SHARP))
@@ -318,7 +342,7 @@ def _estimate(s: _Informed, p: Problem, state: State, key: Node,
     if p.is_goal(facts):
         seen[key] = key[1] | s.reveal(p, state)
         return (0.0, _EXACT) if seen[key] == s.full else \
-            (float(s.unseen_bound(seen[key])), _SHARP)
+            (float(s.unseen_bound(seen[key], state)), _SHARP)
     h = p.bound(state, facts, False)
     # its own screen is not read yet: it may show one entity's detail fields (one fewer)
     return (h if h == math.inf else max(h, 1.0, s.unseen_bound(key[1]) - 1.0)), _ROUGH

@@ -60,7 +60,8 @@ class CalendarSite(ModularSite[CalendarState]):
     }
     # evidence_gap (tasks.informed): an event's detail fields show only in its own dialog, which
     # closes before another opens.
-    evidence_gap = {"EVT": 2}
+    # (3: a detail page is opened only from a screen that names its entity.)
+    evidence_gap = {"EVT": 3}
     visibility = shown(CARD_FIELDS, DETAIL_FIELDS, **observe.SURFACE_FIELDS)
 
     state_class = CalendarState

@@ -57,7 +57,8 @@ class HousingSite(ModularSite[HousingState]):
     pixel_fields = {"PropertyDetail": frozenset(PIXEL_FIELDS)}
     # evidence_gap (tasks.informed): a property page shows one home's detail fields; the next is
     # opened from a list.
-    evidence_gap = {"HOM": 2}
+    # (3: a detail page is opened only from a screen that names its entity.)
+    evidence_gap = {"HOM": 3}
     visibility = shown(CARD_FIELDS, DETAIL_FIELDS, SearchResults=CARD_FIELDS,
                        PropertyDetail=CARD_FIELDS + DETAIL_FIELDS + PIXEL_FIELDS,
                        SavedHomes=CARD_FIELDS,

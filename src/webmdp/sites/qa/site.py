@@ -67,7 +67,8 @@ class QASite(ModularSite[QAState]):
     }
     # evidence_gap (tasks.informed): a question page shows one question's detail fields; the next
     # is opened from a list (answers and users make no claim: a question page shows many).
-    evidence_gap = {"QST": 2}
+    # (3: a detail page is opened only from a screen that names its entity.)
+    evidence_gap = {"QST": 3}
     visibility = shown(QUESTION_CARD, QUESTION_DETAIL, QuestionList=_BRIEF, TagPage=_BRIEF,
                        UserProfile=QUESTION_CARD + USER_PROFILE,
                        QuestionDetail=QUESTION_CARD + QUESTION_DETAIL + ANSWER_FIELDS + USER_BRIEF)

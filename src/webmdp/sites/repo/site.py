@@ -88,7 +88,8 @@ class RepoSite(ModularSite[RepoState]):
     }
     # evidence_gap (tasks.informed): a repository, pull request or issue page shows one entity's
     # detail fields of its kind; the next is opened from a list.
-    evidence_gap = {"REPO": 2, "PR": 2, "ISS": 2}
+    # (3: a detail page is opened only from a screen that names its entity.)
+    evidence_gap = {"REPO": 3, "PR": 3, "ISS": 3}
     visibility = shown(CARD_FIELDS, DETAIL_FIELDS, RepoList=REPO_CARD,
                        RepoDetail=REPO_CARD + REPO_DETAIL, IssueList=_ITEM, PullRequestList=_ITEM,
                        IssueDetail=_ITEM + ISSUE_DETAIL, PRDetail=_ITEM + PR_DETAIL)
