@@ -96,8 +96,9 @@ def cost_table(groups: dict[str, list[Task]]) -> None:
 def _server() -> tuple[str, Callable[[], None]]:
     import uvicorn
 
-    from webmdp.rl.server import build_app
+    from webmdp.rl.server import SWITCH_INTERVAL_S, build_app
 
+    sys.setswitchinterval(SWITCH_INTERVAL_S)  # as `rl serve` runs (webmdp.rl.server.serve)
     server = uvicorn.Server(uvicorn.Config(build_app(reward="dense", max_sessions=8),
                                            host="127.0.0.1", port=0, log_level="warning",
                                            ws="websockets-sansio"))

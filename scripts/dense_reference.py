@@ -64,7 +64,6 @@ def _pair(task: Task, tracker: Tracker, budget: int | None) -> list[int | None]:
 
 def main() -> None:
     names = sys.argv[1].split(",") if len(sys.argv) > 1 else list(site_names())
-    data = json.loads(gzip.decompress(PATH.read_bytes())) if PATH.exists() else {}
     for name in names:
         t0, entries = time.process_time(), {}
         for task in tasks_of(name):
@@ -75,6 +74,8 @@ def main() -> None:
             out = [d for ep in entries[task.id].values() for pair in ep for d in pair if d == -2]
             if out:
                 raise SystemExit(f"{task.id}: {len(out)} searches ran out of {BUDGET}")
+        # read just before writing: another run may have written other sites meanwhile
+        data = json.loads(gzip.decompress(PATH.read_bytes())) if PATH.exists() else {}
         data[name] = entries
         n = sum(len(ep) for e in entries.values() for ep in e.values())
         print(f"{name}: {len(entries)} tasks, {n} states, {time.process_time() - t0:.0f} s CPU",

@@ -5,8 +5,8 @@ is admissible only where the declaration holds over the action space the search 
 (:func:`~webmdp.tasks.distance.candidate_actions`). Walks of that space, the oracle's and
 seeded random ones, look for a screen showing two entities' detail fields of a kind declared
 1 or more, for one action going from one entity's detail screen to another's of a kind
-declared 2 or more, and for a detail field shown for the first time from a screen whose
-actions do not name its entity, of a kind declared 3.
+declared 2 or more, and for a detail field shown for the first time from a screen that
+neither shows its entity nor offers an action naming it, of a kind declared 3.
 ``python tests/tasks/test_evidence_gap.py [site ...]`` prints what the walks observe.
 """
 
@@ -43,14 +43,14 @@ def _detail(site: Site, revealed: set[tuple[str, str]]) -> dict[str, set[tuple[s
 def _screens(task: Task, seed: int
              ) -> Iterator[tuple[dict[str, set[tuple[str, str]]], set[str]]]:
     """The detail pairs of each screen of a walk (the oracle's for seed 0, else random) and
-    the entities the actions offered on the screen before it name."""
+    the entities the screen before it shows or names in an action it offers."""
     site, world = get_site(task.site), World.from_dict(task.world)
     state, rng = site.initial_state(world), random.Random(seed)
     yield _detail(site, site.observe(state, world).revealed()), set()
     oracle = list(task.oracle_actions())
     for i in range(len(oracle) if seed == 0 else STEPS):
         named = {v for a in site.available(state, world) for v in a.params.values()
-                 if isinstance(v, str)}
+                 if isinstance(v, str)} | {e for e, _ in site.observe(state, world).revealed()}
         if seed == 0:
             action = oracle[i]
         else:
@@ -83,7 +83,7 @@ def observed(site_name: str) -> dict[str, int]:
                     elif before.get(kind) and before[kind] != entities and gap > 1:
                         gaps[kind] = 1
                     elif not {e for e, _ in pairs - shown} <= named and gap > 2:
-                        gaps[kind] = 2  # a pair first shown from a screen not naming its entity
+                        gaps[kind] = 2  # first shown from a screen blind to its entity
                     shown |= pairs
                 before = {k: {e for e, _ in v} for k, v in screen.items()}
     return gaps

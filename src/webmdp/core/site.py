@@ -45,8 +45,8 @@ class Site(ABC):
     fields (those not in ``visibility.card_fields``) of entities of that kind, each level
     including the ones before: 1, a screen shows at most one such entity's; 2, no action leads
     from one's screen straight to another's (two take at least 2 actions); 3, an entity's
-    detail fields are first shown only by an action taken on a screen that offers some action
-    naming the entity (its row on a list, its own page). A kind
+    detail fields are first shown only by an action taken on a screen that shows the entity or
+    offers an action naming it (its row on a list, its own page). A kind
     left out makes no claim (0). The informed distance turns it into a lower bound
     (:mod:`webmdp.tasks.informed`); ``tests/tasks/test_evidence_gap.py`` walks every site
     trying to refute it."""

@@ -37,6 +37,12 @@ DEFAULT_MAX_SESSIONS = 16
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
 DEFAULT_STEP_TIMEOUT = 30.0
+SWITCH_INTERVAL_S = 0.0005
+"""How often the server's process hands the interpreter to another thread (Python's default
+is 5 ms). Each session steps on its own thread, so a cheap step waits behind the searches of
+other sessions' shaped rewards for up to this long per hand-over: at 0.5 ms, a shopping client
+beside three dense ones had its worst step at 63 ms against 256 ms at the default, in the same
+run (``benchmarks/bench_rl.py``). Set by :func:`serve`, the process ``rl serve`` owns."""
 """Seconds one browser-mode step may take: one action in a local browser."""
 STATS_EVERY_S = 60.0
 STOP_GRACE_S = 3
@@ -195,6 +201,7 @@ def serve(app: FastAPI, *, host: str = DEFAULT_HOST, port: int = DEFAULT_PORT,
             if self.started and on_ready is not None:
                 on_ready()
 
+    sys.setswitchinterval(SWITCH_INTERVAL_S)
     # SIGTERM / SIGINT: uvicorn stops; open sessions get STOP_GRACE_S to end, then every
     # session's Chromium goes with the process (webmdp.rl.browser's exit hook)
     _Server(uvicorn.Config(app, host=host, port=port, log_level="warning",

@@ -133,6 +133,7 @@ class _Informed:
     focused: bool
     reveals: _LRU = field(default_factory=lambda: _LRU(_REVEALS_PER_TASK))
     names: _LRU = field(default_factory=lambda: _LRU(_REVEALS_PER_TASK))
+    shown: _LRU = field(default_factory=lambda: _LRU(_REVEALS_PER_TASK))
     known: _LRU = field(default_factory=lambda: _LRU(_RESULTS_PER_TASK))
     beyond: _LRU = field(default_factory=lambda: _LRU(_RESULTS_PER_TASK))
     dead: _LRU = field(default_factory=lambda: _LRU(_RESULTS_PER_TASK))
@@ -152,7 +153,8 @@ class _Informed:
         whose :attr:`~webmdp.core.site.Site.evidence_gap` is 1, one action per entity whose
         detail fields are unseen (each is a screen of its own); from 2 on, 2k - 1 for k such
         entities (each later one takes a way off the last one's screen too); at 3, one more
-        when ``state``'s screen offers no action naming any of them (the first needs one). The
+        when ``state``'s screen neither shows any of them nor offers an action naming one
+        (the first needs a screen that does). The
         kinds' bounds may share actions, so their maximum is taken."""
         if mask == self.full:
             return 0
@@ -171,13 +173,15 @@ class _Informed:
         return best
 
     def named(self, state: State) -> frozenset[str]:
-        """The entities the actions ``state``'s screen offers name."""
+        """The entities ``state``'s screen shows or names in an action it offers."""
         p = self.problem
         key = p.key(state)
         found = self.names.lookup(key)
         if found is None:
-            found = frozenset(v for a in p.site.available(state, p.world)
-                              for v in a.params.values() if isinstance(v, str))
+            self.reveal(p, state)
+            found = self.shown.lookup(key) | frozenset(
+                v for a in p.site.available(state, p.world)
+                for v in a.params.values() if isinstance(v, str))
             self.names.store(key, found)
         return found  # type: ignore[no-any-return]
 
@@ -192,13 +196,14 @@ class _Informed:
         return mask
 
     def reveal(self, p: Problem, state: State) -> int:
-        """The evidence bits ``state``'s screen shows."""
+        """The evidence bits ``state``'s screen shows (and, kept apart, the entities it shows)."""
         key = p.key(state)
         found = self.reveals.lookup(key)
-        if found is None:
+        if found is None or self.shown.lookup(key) is None:
             shown = p.site.observe(state, p.world).revealed()
             found = sum(b for pair, b in self.bit.items() if pair in shown)
             self.reveals.store(key, found)
+            self.shown.store(key, frozenset(e for e, _ in shown))
         return int(found)
 
     def distance(self, state: State, mask: int, limit: float) -> int | None:

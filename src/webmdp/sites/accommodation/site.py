@@ -57,7 +57,8 @@ class AccommodationSite(ModularSite[AccommodationState]):
     pixel_fields = {"ListingDetail": frozenset(PIXEL_FIELDS)}
     # evidence_gap (tasks.informed): a listing's page is the only screen with its detail fields,
     # and every way to another listing's page passes a results or saved list.
-    evidence_gap = {"LST": 2}
+    # (3: only a screen showing or naming an entity leads to its unread detail fields.)
+    evidence_gap = {"LST": 3}
     visibility = shown(CARD_FIELDS, DETAIL_FIELDS, SearchResults=CARD_FIELDS,
                        ListingDetail=CARD_FIELDS + DETAIL_FIELDS + PIXEL_FIELDS,
                        Checkout=mdp.CHECKOUT_FIELDS, Reservations=mdp.STAY_FIELDS)

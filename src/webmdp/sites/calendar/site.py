@@ -60,7 +60,7 @@ class CalendarSite(ModularSite[CalendarState]):
     }
     # evidence_gap (tasks.informed): an event's detail fields show only in its own dialog, which
     # closes before another opens.
-    # (3: a detail page is opened only from a screen that names its entity.)
+    # (3: only a screen showing or naming an entity leads to its unread detail fields.)
     evidence_gap = {"EVT": 3}
     visibility = shown(CARD_FIELDS, DETAIL_FIELDS, **observe.SURFACE_FIELDS)
 

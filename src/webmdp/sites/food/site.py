@@ -62,7 +62,7 @@ class FoodSite(ModularSite[FoodState]):
                     "MenuItemDetail": frozenset(W.PIXEL_FIELDS)}    # under an item's modal
     # evidence_gap (tasks.informed): a restaurant's page or an item's dialog shows one entity's
     # detail fields; the way to the next passes a list.
-    # (3: a detail page is opened only from a screen that names its entity.)
+    # (3: only a screen showing or naming an entity leads to its unread detail fields.)
     evidence_gap = {"RST": 3, "ITM": 3}
     visibility = shown(W.CARD_FIELDS, W.DETAIL_FIELDS, RestaurantList=W.RESTAURANT_CARD,
                        RestaurantDetail=W.RESTAURANT_CARD + W.RESTAURANT_DETAIL + W.MENU_LINE

@@ -57,7 +57,7 @@ class HousingSite(ModularSite[HousingState]):
     pixel_fields = {"PropertyDetail": frozenset(PIXEL_FIELDS)}
     # evidence_gap (tasks.informed): a property page shows one home's detail fields; the next is
     # opened from a list.
-    # (3: a detail page is opened only from a screen that names its entity.)
+    # (3: only a screen showing or naming an entity leads to its unread detail fields.)
     evidence_gap = {"HOM": 3}
     visibility = shown(CARD_FIELDS, DETAIL_FIELDS, SearchResults=CARD_FIELDS,
                        PropertyDetail=CARD_FIELDS + DETAIL_FIELDS + PIXEL_FIELDS,

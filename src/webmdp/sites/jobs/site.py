@@ -73,7 +73,7 @@ class JobsSite(ModularSite[JobsState]):
     }
     # evidence_gap (tasks.informed): a job page shows one posting's detail fields; the next is
     # opened from a list (profiles and posts make no claim: a feed shows many).
-    # (3: a detail page is opened only from a screen that names its entity.)
+    # (3: only a screen showing or naming an entity leads to its unread detail fields.)
     evidence_gap = {"JOB": 3}
     visibility = shown(CARD_FIELDS, DETAIL_FIELDS, Feed=POST_FIELDS, JobList=JOB_CARD,
                        JobDetail=JOB_CARD + JOB_DETAIL, ConnectionList=PROFILE_CARD,

@@ -76,7 +76,7 @@ class MailSite(ModularSite[MailState]):
                       "subject": "Quick question", "body": "Thanks, sounds good."}
     # evidence_gap (tasks.informed): an open thread shows one thread's body; the next is opened
     # from the list.
-    # (3: a detail page is opened only from a screen that names its entity.)
+    # (3: only a screen showing or naming an entity leads to its unread detail fields.)
     evidence_gap = {"THR": 3}
     visibility = shown(CARD_FIELDS, DETAIL_FIELDS, ThreadList=CARD_FIELDS,
                        ThreadView=CARD_FIELDS + DETAIL_FIELDS, ComposeModal=observe.COMPOSE_FIELDS)

@@ -67,7 +67,7 @@ class QASite(ModularSite[QAState]):
     }
     # evidence_gap (tasks.informed): a question page shows one question's detail fields; the next
     # is opened from a list (answers and users make no claim: a question page shows many).
-    # (3: a detail page is opened only from a screen that names its entity.)
+    # (3: only a screen showing or naming an entity leads to its unread detail fields.)
     evidence_gap = {"QST": 3}
     visibility = shown(QUESTION_CARD, QUESTION_DETAIL, QuestionList=_BRIEF, TagPage=_BRIEF,
                        UserProfile=QUESTION_CARD + USER_PROFILE,

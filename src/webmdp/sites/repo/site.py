@@ -88,7 +88,7 @@ class RepoSite(ModularSite[RepoState]):
     }
     # evidence_gap (tasks.informed): a repository, pull request or issue page shows one entity's
     # detail fields of its kind; the next is opened from a list.
-    # (3: a detail page is opened only from a screen that names its entity.)
+    # (3: only a screen showing or naming an entity leads to its unread detail fields.)
     evidence_gap = {"REPO": 3, "PR": 3, "ISS": 3}
     visibility = shown(CARD_FIELDS, DETAIL_FIELDS, RepoList=REPO_CARD,
                        RepoDetail=REPO_CARD + REPO_DETAIL, IssueList=_ITEM, PullRequestList=_ITEM,

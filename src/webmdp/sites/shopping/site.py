@@ -72,7 +72,8 @@ class ShoppingSite(ModularSite[ShoppingState]):
     pixel_fields = {"ProductDetail": frozenset(PIXEL_FIELDS)}
     # evidence_gap (tasks.informed): a product page shows one product's detail fields; the next is
     # opened from a list.
-    evidence_gap = {"PRD": 2}
+    # (3: only a screen showing or naming an entity leads to its unread detail fields.)
+    evidence_gap = {"PRD": 3}
     visibility = shown(CARD_FIELDS, DETAIL_FIELDS, Home=(),
                        SearchResults=CARD_FIELDS,
                        ProductDetail=CARD_FIELDS + DETAIL_FIELDS + PIXEL_FIELDS,
