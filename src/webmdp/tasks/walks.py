@@ -8,6 +8,7 @@ import random
 
 from webmdp.core.model import World
 from webmdp.core.registry import get_site
+from webmdp.core.site import fill
 from webmdp.core.spec import Action
 from webmdp.errors import InvalidAction
 from webmdp.tasks.model import Task
@@ -25,12 +26,7 @@ def random_walk(task: Task, seed: int, steps: int = RANDOM_STEPS) -> list[Action
         offered = site.observe(state, world).available
         if not offered:
             break
-        pick = rng.choice(offered)
-        params = dict(pick.params)
-        for p in site.action_spec(pick.name).params:
-            if p.name not in params and p.name in site.example_params:
-                params[p.name] = site.example_params[p.name]
-        action = Action(pick.name, params)
+        action = fill(site, rng.choice(offered))
         out.append(action)
         try:
             state = site.step(state, action, world)
