@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import contextlib
 import json
+import socket
+import subprocess
 import threading
 from collections.abc import Iterator
 from typing import Any
@@ -100,3 +102,20 @@ def assert_no_leak(task, observations) -> None:  # type: ignore[no-untyped-def]
         assert not [s for s in secrets if s in extra]
         for word in ("distance", "verifier", "potential"):
             assert word not in extra.lower() and word not in o.text.lower()
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def until(proc: subprocess.Popen[str], prefix: str) -> list[str]:
+    """stderr lines up to the first that starts with ``prefix``."""
+    assert proc.stderr is not None
+    lines: list[str] = []
+    for line in proc.stderr:
+        lines.append(line.rstrip("\n"))
+        if line.startswith(prefix):
+            return lines
+    raise AssertionError(f"the server exited before '{prefix}': {lines}")

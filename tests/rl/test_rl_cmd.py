@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import contextlib
-import socket
+import json
+import os
 import subprocess
 import sys
 import time
@@ -13,6 +14,7 @@ import httpx
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
+from rl_support import free_port, until
 from typer.testing import CliRunner
 
 from webmdp.cli.main import app
@@ -94,21 +96,32 @@ def test_allow_origin_and_allow_host_reach_the_server(monkeypatch: pytest.Monkey
 
 
 def test_serve_says_what_it_does_then_ready_then_one_line_per_episode(tmp_path: Path) -> None:
-    """A real `webmdp rl serve` process: progress while it starts, one ready line, a first
-    reset that needs no pool build, one line per finished episode; --quiet says nothing."""
-    port = _free_port()
+    """A real `webmdp rl serve` process on a cache `webmdp cache build` filled: progress while
+    it starts (the pools read from the cache), one ready line, one line per finished episode;
+    `webmdp cache info` lists what the build stored."""
+    env = {**os.environ, "WEBMDP_CACHE_DIR": str(tmp_path)}
+    built = subprocess.run([sys.executable, "-m", "webmdp.cli.main", "cache", "build", "--site",
+                            "shopping"], env=env, capture_output=True, text=True)
+    assert built.returncode == 0, built.stderr
+    assert "building shopping: shopping-180, shopping-dial-L1" in built.stderr
+    info = subprocess.run([sys.executable, "-m", "webmdp.cli.main", "cache", "info", "--json"],
+                          env=env, capture_output=True, text=True)
+    this = [v for v in json.loads(info.stdout)["versions"] if v["this"] and v["kind"] == "tasks"]
+    assert sorted(this[0]["entries"]) == ["shopping-180.jsonl", "shopping-dial-L1.jsonl"]
+    assert all(size > 0 for size in this[0]["entries"].values())
+    port = free_port()
     proc = subprocess.Popen([sys.executable, "-m", "webmdp.cli.main", "rl", "serve", "--site",
                              "shopping", "--port", str(port)], stderr=subprocess.PIPE,
-                            stdout=subprocess.DEVNULL, text=True)
+                            stdout=subprocess.DEVNULL, text=True, env=env)
     try:
-        lines = _until(proc, "ready")
-        assert any("building the task pools" in line for line in lines)
+        lines = until(proc, "ready")
+        assert any("reading the task pools from the disk cache" in line for line in lines)
         assert lines[-1].startswith(f"ready: webmdp OpenEnv server on http://127.0.0.1:{port}")
         task = Catalog("shopping").tasks(TRAIN)[0]
         with WebMDPClient(base_url=f"http://127.0.0.1:{port}").sync() as client:
             client.reset(task_id=task.id)
             client.step(WebMDPAction(name="Finish", params={"answer": "no"}))
-        episode = _until(proc, "episode ")[-1]
+        episode = until(proc, "episode ")[-1]
         assert episode == f"episode {task.id}: 1 steps, reward 0.000, failure"
     finally:
         proc.terminate()
@@ -116,7 +129,7 @@ def test_serve_says_what_it_does_then_ready_then_one_line_per_episode(tmp_path: 
 
 
 def test_serve_quiet_says_only_ready() -> None:
-    port = _free_port()
+    port = free_port()
     proc = subprocess.Popen([sys.executable, "-m", "webmdp.cli.main", "rl", "serve", "--site",
                              "shopping", "--port", str(port), "--quiet"],
                             stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True)
@@ -138,23 +151,6 @@ def test_serve_quiet_says_only_ready() -> None:
     assert "building" not in err and "episode" not in err
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def _until(proc: subprocess.Popen[str], prefix: str) -> list[str]:
-    """stderr lines up to the first that starts with ``prefix``."""
-    assert proc.stderr is not None
-    lines: list[str] = []
-    for line in proc.stderr:
-        lines.append(line.rstrip("\n"))
-        if line.startswith(prefix):
-            return lines
-    raise AssertionError(f"the server exited before '{prefix}': {lines}")
-
-
 def test_sigterm_stops_a_browser_mode_server_and_its_chromium() -> None:
     """An open session's Chromium and Playwright driver go with the server, within 10 s."""
     import signal
@@ -163,13 +159,13 @@ def test_sigterm_stops_a_browser_mode_server_and_its_chromium() -> None:
 
     from webmdp.runner.procs import alive
 
-    port = _free_port()
+    port = free_port()
     proc = subprocess.Popen([sys.executable, "-m", "webmdp.cli.main", "rl", "serve", "--site",
                              "shopping", "--mode", "browser", "--port", str(port)],
                             stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True)
     client = None
     try:
-        _until(proc, "ready")
+        until(proc, "ready")
         client = WebMDPClient(base_url=f"http://127.0.0.1:{port}").sync()
         client.connect()
         client.reset(task_id=Catalog("shopping").tasks(TRAIN)[0].id)  # starts a Chromium

@@ -28,6 +28,7 @@ COMMANDS: dict[str, str] = {
 GROUPS: dict[str, str] = {
     "tasks": "tasks_cmd", "agents": "agents_cmd", "import": "import_cmd", "synth": "synth_cmd",
     "forge": "forge_cmd", "rubric": "rubric_cmd", "sites": "sites_cmd", "rl": "rl_cmd",
+    "cache": "cache_cmd",
 }
 """The command groups, each a module of :mod:`webmdp.cli` with its Typer ``app``."""
 

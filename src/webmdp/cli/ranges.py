@@ -75,7 +75,7 @@ RANGES: dict[str, Range] = {
     "--epochs": COUNT, "--lora-r": COUNT, "--lr": Range(0, open_low=True),
     "--c": Range(0, open_low=True), "--per-level": COUNT, "--visual": NONNEGATIVE,
     "--per-cell": COUNT, "--max-sessions": Range(1, MAX_SESSIONS),
-    "validate --workers": COUNT,
+    "validate --workers": COUNT, "rl serve --workers": COUNT,
     "synth export --window": NONNEGATIVE,
 }
 """Every numeric option's range (a numeric option missing here fails the fuzz test).

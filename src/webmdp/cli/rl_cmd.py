@@ -65,6 +65,16 @@ AllowOrigin = Annotated[list[str], typer.Option(
 AllowHost = Annotated[list[str], typer.Option(
     "--allow-host", metavar="NAME", help="Also answer this Host name (repeatable); off "
     "loopback, answer only these, loopback's and the bound address (default: any).")]
+Workers = Annotated[int, typer.Option(
+    "--workers", help="Worker processes behind the one port (uvicorn's workers: a dead one "
+    "is replaced); each takes ceil(max-sessions / workers) sessions, and a session lives in "
+    "the worker whose process accepted it. At most 4 per CPU. With --backend ray: replicas.")]
+Backend = Annotated[str, typer.Option(
+    "--backend", help="local (this machine's processes) or ray (a Ray Serve deployment of "
+    "--workers replicas behind Ray's proxy; needs ray[serve]).")]
+RayAddress = Annotated[str | None, typer.Option(
+    "--ray-address", metavar="ADDR", help="With --backend ray: the cluster to join (e.g. "
+    "ray://head:10001 or auto); default: start a local one.")]
 Quiet = Annotated[bool, typer.Option(
     "--quiet", help="Only the ready line: no progress while starting, no line per episode, "
     "no minutely statistics.")]
@@ -77,15 +87,29 @@ def serve(site: Site = "all", mode: Mode = "semantic", reward: Reward = "termina
           host: Host = "127.0.0.1", port: Port = 8000, token: Token = None,
           allow_origin: AllowOrigin = [],  # noqa: B006 (Typer's default, never mutated)
           allow_host: AllowHost = [],  # noqa: B006
-          quiet: Quiet = False) -> None:
+          quiet: Quiet = False, workers: Workers = 1, backend: Backend = "local",
+          ray_address: RayAddress = None) -> None:
     """Serve an OpenEnv environment (HTTP + WebSocket, OpenEnv's own server) over webmdp's
     sites, in semantic or browser mode: train / test splits under a holdout, levels,
     deterministic resets, terminal / dense / rubric rewards with the exact verdict beside
-    them. GET /webmdp/actions describes every action as JSON Schema."""
+    them. GET /webmdp/actions and /schema describe every action as JSON Schema. --workers
+    serves from several processes behind the one port, --backend ray from a Ray Serve
+    deployment; the app itself is webmdp.rl.app:create_app (uvicorn --factory), configured
+    by WEBMDP_RL_* environment variables."""
     in_range("--max-sessions", max_sessions, 1,
              MAX_BROWSER_SESSIONS if mode == "browser" else MAX_SESSIONS)
     in_range("--step-budget", step_budget, 1)
     in_range("--port", port, 0, 65535)
+    in_range("--workers", workers, 1)
+    if backend not in ("local", "ray"):
+        raise fail(f"--backend must be local or ray, got {backend!r}")
+    if backend == "ray" and port == 0:
+        raise fail("--backend ray needs a fixed --port (Ray's proxy binds it)")
+    if backend == "local":
+        from webmdp.runner.limits import check_workers
+
+        with user_errors():
+            check_workers(workers)
     token = token or None  # an empty WEBMDP_RL_TOKEN is no token
     access = _access(host, token, allow_origin, allow_host)
     say = (lambda line: None) if quiet else (lambda line: typer.echo(line, err=True))
@@ -94,14 +118,27 @@ def serve(site: Site = "all", mode: Mode = "semantic", reward: Reward = "termina
     if tasks is not None:
         with user_errors():
             read_task_file(tasks)
-    say(f"building the task pools (site={site}, holdout={holdout}; from the disk cache when "
-        "it is warm)...")
+    from webmdp.rl.app import ServeSettings
+    from webmdp.tasks.sources import pools_cached
+
+    with user_errors():
+        settings = ServeSettings(
+            site=site, mode=mode, reward=reward, max_sessions=max_sessions,
+            step_budget=step_budget, step_timeout=step_timeout, holdout=holdout,
+            tasks=None if tasks is None else str(tasks.resolve()), host=host, port=port,
+            token=token, allow_origin=tuple(allow_origin), allow_host=tuple(allow_host),
+            quiet=quiet)
+    warm = pools_cached(site) if site in _scopes() else False
+    say(f"reading the task pools from the disk cache (site={site}, holdout={holdout})..."
+        if warm else f"the task pools of site={site} are not in the disk cache: each is built "
+        "on its first use (`webmdp cache build` builds them ahead)")
     log = ServeLog(quiet)
-    try:
+    try:  # the options are checked here, in this process, before any worker starts
         app_ = build_app(site=site, mode=mode, reward=reward,
                          max_sessions=max_sessions, step_budget=step_budget,
-                         tasks_file=None if tasks is None else str(tasks), holdout=holdout,
-                         step_timeout=step_timeout, log=log, warm=True, access=access)
+                         tasks_file=settings.tasks, holdout=holdout,
+                         step_timeout=step_timeout, log=log, warm=warm and workers == 1
+                         and backend == "local", access=access)
     except ValueError as exc:
         raise fail(str(exc)) from None
     if not access.loopback:
@@ -109,13 +146,36 @@ def serve(site: Site = "all", mode: Mode = "semantic", reward: Reward = "termina
                    "with no TLS, so the token and every episode cross the network in clear; "
                    "keep it on a network you trust or behind a tunnel", err=True)
 
-    def ready() -> None:
-        typer.echo(f"ready: webmdp OpenEnv server on http://{host}:{port} (site={site}, "
+    def ready(bound: int = port) -> None:
+        scale = "" if workers == 1 else (f", workers={workers}" if backend == "local" else
+                                         f", ray replicas={workers}")
+        typer.echo(f"ready: webmdp OpenEnv server on http://{host}:{bound} (site={site}, "
                    f"mode={mode}, reward={reward}, holdout={holdout}, max sessions="
-                   f"{max_sessions}; started in {time.monotonic() - start:.1f} s)", err=True)
-        log.every()
+                   f"{max_sessions}{scale}; started in {time.monotonic() - start:.1f} s)",
+                   err=True)
 
-    run(app_, host=host, port=port, on_ready=ready)
+    if backend == "ray":
+        from webmdp.rl.scale import serve_ray
+
+        serve_ray(settings, workers, ray_address, ready)
+    elif workers > 1:
+        from webmdp.rl.scale import serve_workers
+        from webmdp.rl.server import STATS_EVERY_S
+
+        del app_
+        serve_workers(settings, workers, ready, say, STATS_EVERY_S)
+    else:
+        def ready_one() -> None:
+            ready()
+            log.every()
+
+        run(app_, host=host, port=port, on_ready=ready_one)
+
+
+def _scopes() -> list[str]:
+    from webmdp.rl.splits import site_choices
+
+    return site_choices()
 
 
 def _access(host: str, token: str | None, allow_origin: list[str],

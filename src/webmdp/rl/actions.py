@@ -7,6 +7,7 @@ description and the check cannot disagree.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -78,6 +79,27 @@ def describe(sites: list[str], mode: str) -> dict[str, Any]:
     if mode == "browser":
         return {"mode": mode, "actions": gui_actions()}
     return {"mode": mode, "sites": {s: site_actions(s) for s in sites}}
+
+
+def action_union(described: dict[str, Any]) -> list[dict[str, Any]]:
+    """:func:`describe`'s actions as JSON Schema alternatives of ``{"name", "params"}`` (the
+    action ``/schema`` publishes, which verifiers' OpenEnv bridge puts in the prompt): one per
+    action, its name a constant; an action several sites share with the same parameters
+    appears once, naming them."""
+    per_site = described.get("sites") or {"": described["actions"]}
+    seen: dict[str, dict[str, Any]] = {}
+    for site, actions in per_site.items():
+        for a in actions:
+            key = json.dumps([a["name"], a["parameters"]], sort_keys=True)
+            if key in seen:
+                if site:
+                    seen[key]["x-sites"].append(site)
+                continue
+            seen[key] = {"type": "object", "description": a["description"],
+                         "properties": {"name": {"const": a["name"]}, "params": a["parameters"]},
+                         "required": ["name", "params"] if a["parameters"]["required"]
+                         else ["name"], **({"x-sites": [site]} if site else {})}
+    return list(seen.values())
 
 
 def signature(action: Action, spec: ActionSpec | None) -> str:

@@ -10,6 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from webmdp.rl import lean  # noqa: F401  (first: OpenEnv loads without its web UI)
+
+# isort: split
 from openenv.core.client_types import StepResult
 from openenv.core.env_client import EnvClient
 

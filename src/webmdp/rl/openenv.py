@@ -16,6 +16,9 @@ from collections.abc import Callable
 from importlib.metadata import PackageNotFoundError, version
 from typing import Any
 
+from webmdp.rl import lean  # noqa: F401  (first: OpenEnv loads without its web UI)
+
+# isort: split
 from openenv.core.env_server.interfaces import Environment
 from openenv.core.env_server.types import Action, EnvironmentMetadata, Observation, State
 from pydantic import Field
@@ -43,6 +46,11 @@ POST (OpenEnv's) and GET with query parameters: `GET /{ENV_NAME}/num_tasks?split
 The last observation of an episode carries `metadata["success"]`, the exact verdict, and the
 state carries `success` once the episode is done: the success rate is the figure to report.
 """
+
+
+NO_EPISODE = ("no episode in progress in this session: call reset() first (a step on a new "
+              "session: the connection was reopened, e.g. after the worker that held the "
+              "episode stopped, and that episode is lost)")
 
 
 class WebMDPAction(Action):
@@ -187,7 +195,7 @@ class WebMDPEnvironment(Environment[WebMDPAction, WebMDPObservation, WebMDPState
     def step(self, action: WebMDPAction, timeout_s: float | None = None,
              **kwargs: Any) -> WebMDPObservation:
         if self._episode is None:
-            raise RuntimeError("no episode in progress: call reset() first")
+            raise RuntimeError(NO_EPISODE)
         if self._episode.done:
             raise RuntimeError("the episode is over: call reset() for the next one")
         r = self._episode.step({"name": action.name, "params": dict(action.params)})

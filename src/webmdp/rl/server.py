@@ -8,18 +8,26 @@ Origin and token checks of :mod:`webmdp.server.origin`."""
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import json
+import os
 import sys
 import threading
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
+from webmdp.rl import lean  # noqa: F401  (first: OpenEnv loads without its web UI)
+
+# isort: split
 from fastapi import FastAPI, HTTPException, Query
 from openenv.core.env_server.http_server import create_app
 
 from webmdp.env.episode import DEFAULT_STEP_BUDGET
-from webmdp.rl.actions import describe
+from webmdp.rl.actions import action_union, describe
+from webmdp.rl.app import DEFAULT_MAX_SESSIONS, DEFAULT_PORT, DEFAULT_STEP_TIMEOUT
 from webmdp.rl.browser import BrowserCap
 from webmdp.rl.openenv import (
     ENV_NAME,
@@ -32,18 +40,14 @@ from webmdp.rl.rewards import RewardMode
 from webmdp.rl.splits import ALL, CROSS, SPLITS
 from webmdp.server.origin import Access, protect
 
-DEFAULT_MAX_SESSIONS = 16
-"""At least a trainer's generation batch: OpenEnv's default of 1 stalls training."""
 DEFAULT_HOST = "127.0.0.1"
-DEFAULT_PORT = 8000
-DEFAULT_STEP_TIMEOUT = 30.0
 SWITCH_INTERVAL_S = 0.0005
 """How often the server's process hands the interpreter to another thread (Python's default
 is 5 ms). Each session steps on its own thread, so a cheap step waits behind the searches of
 other sessions' shaped rewards for up to this long per hand-over: at 0.5 ms, a shopping client
 beside three dense ones had its worst step at 63 ms against 256 ms at the default, in the same
-run (``benchmarks/bench_rl.py``). Set by :func:`serve`, the process ``rl serve`` owns."""
-"""Seconds one browser-mode step may take: one action in a local browser."""
+run (``benchmarks/bench_rl.py``). Set by :func:`serve` and
+:func:`webmdp.rl.app.create_app`, in processes that only serve."""
 STATS_EVERY_S = 60.0
 STOP_GRACE_S = 3
 """Seconds open connections get to close after SIGTERM or SIGINT."""
@@ -54,11 +58,30 @@ class ServeLog:
     every :data:`STATS_EVERY_S` the sessions in use and the success rate so far. ``quiet``
     keeps it silent."""
 
-    def __init__(self, quiet: bool = False, out: Callable[[str], None] | None = None) -> None:
+    def __init__(self, quiet: bool = False, out: Callable[[str], None] | None = None, *,
+                 share: Path | None = None) -> None:
         self.quiet = quiet
         self._out = out or (lambda line: print(line, file=sys.stderr, flush=True))
         self._lock = threading.Lock()
         self.open = self.episodes = self.successes = 0
+        self._share = None if share is None else share / f"worker-{os.getpid()}.json"
+
+    def _publish(self) -> None:
+        """With ``share``: this process's counters, for the parent's merged statistics
+        (:func:`merged_stats`); written whole, then renamed, so a reader never sees half."""
+        if self._share is None:
+            return
+        tmp = self._share.with_suffix(".tmp")
+        with contextlib.suppress(OSError):
+            tmp.write_text(json.dumps({"pid": os.getpid(), "open": self.open,
+                                       "episodes": self.episodes,
+                                       "successes": self.successes}))
+            os.replace(tmp, self._share)
+
+    def ready(self) -> None:
+        """The app is built: with ``share``, the parent counts this worker as started."""
+        with self._lock:
+            self._publish()
 
     def say(self, line: str) -> None:
         if not self.quiet:
@@ -69,6 +92,7 @@ class ServeLog:
         with self._lock:
             self.episodes += 1
             self.successes += success
+            self._publish()
         self.say(f"episode {task_id}: {steps} steps, reward {reward:.3f}, "
                  f"{'success' if success else 'failure'}")
 
@@ -80,12 +104,11 @@ class ServeLog:
     def session(self, delta: int) -> None:
         with self._lock:
             self.open += delta
+            self._publish()
 
     def stats(self) -> str:
         with self._lock:
-            rate = "-" if not self.episodes else f"{self.successes / self.episodes:.1%}"
-            return (f"sessions in use: {self.open}; episodes: {self.episodes}, "
-                    f"success rate {rate}")
+            return stats_line(self.open, self.episodes, self.successes)
 
     def every(self, seconds: float = STATS_EVERY_S) -> None:
         """Print :meth:`stats` every ``seconds`` from a daemon thread."""
@@ -98,6 +121,41 @@ class ServeLog:
                 self.say(self.stats())
 
         threading.Thread(target=loop, name="webmdp-serve-stats", daemon=True).start()
+
+
+def stats_line(open_: int, episodes: int, successes: int, workers: int | None = None) -> str:
+    """The minutely statistics line (one process's, or ``workers`` merged)."""
+    rate = "-" if not episodes else f"{successes / episodes:.1%}"
+    among = "" if workers is None else f" (over {workers} workers)"
+    return f"sessions in use: {open_}; episodes: {episodes}, success rate {rate}{among}"
+
+
+def merged_stats(share: Path) -> tuple[int, int, int, int]:
+    """(sessions open, episodes, successes, workers) summed over the counters the workers of
+    one server keep in ``share``: episodes of a worker that died still count; its sessions
+    do not (they ended with it)."""
+    open_ = episodes = successes = workers = 0
+    for path in share.glob("worker-*.json"):
+        try:
+            c = json.loads(path.read_text())
+        except (OSError, ValueError):
+            continue
+        alive = _alive(int(c["pid"]))
+        workers += alive
+        open_ += int(c["open"]) if alive else 0
+        episodes += int(c["episodes"])
+        successes += int(c["successes"])
+    return open_, episodes, successes, workers
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 class _Env(WebMDPEnvironment):
@@ -159,6 +217,19 @@ def _add_routes(app: FastAPI, factory: Callable[[], WebMDPEnvironment], site: st
     sites = ([s for s in site_choices() if s not in (ALL, CROSS)] + [CROSS]
              if site == ALL else [site])
     actions = describe(sites, mode)
+    schema = {"action": {**WebMDPAction.model_json_schema(),
+                         "anyOf": action_union(actions)},
+              "observation": WebMDPObservation.model_json_schema(),
+              "reset_observation": WebMDPObservation.model_json_schema(),
+              "state": WebMDPState.model_json_schema()}
+    app.router.routes[:] = [r for r in app.router.routes if getattr(r, "path", "") != "/schema"]
+
+    @app.get("/schema", tags=["Schema"])
+    def get_schema() -> dict[str, Any]:
+        """OpenEnv's combined schemas, the action's naming every action the server takes:
+        ``anyOf`` one object per action, its ``name`` a constant and its ``params`` the
+        action's parameters (types, enums, length bounds), as ``/webmdp/actions``."""
+        return schema
 
     @app.get(f"/{ENV_NAME}/actions", tags=["webmdp"])
     def list_actions() -> dict[str, Any]:

@@ -135,3 +135,38 @@ def builtin_twin(task: Task) -> Task | None:
     else:
         return None
     return next((t for t in found if t.id == task.id), None)
+
+
+# -- what serving a scope needs from the disk cache (``webmdp cache``, ``rl serve``) -----------
+def cache_names(scope: str) -> list[str]:
+    """The task sets of the disk cache that serving ``scope`` (a site, ``all`` or
+    ``cross-site``) reads: each site's built-in and dial sets, and the cross-site suite's."""
+    from webmdp.cap.compose import DEFAULT_COUNT, SUITE
+    from webmdp.core.registry import get_site, site_names
+
+    sites = list(site_names()) if scope == "all" else [] if scope == SUITE else [scope]
+    names = [n for s in sites for n in (f"{s}-{get_site(s).task_count}", f"{s}-dial-L1")]
+    return [*names, f"{SUITE}-{DEFAULT_COUNT}"] if scope in ("all", SUITE) else names
+
+
+def pools_cached(scope: str) -> bool:
+    """Whether the disk cache holds every task set :func:`cache_names` lists (a plugin's
+    site, never cached, makes it False)."""
+    from webmdp.core.registry import get_site, site_names
+    from webmdp.tasks.cache import cached_path
+    from webmdp.tasks.generate import _shipped
+
+    sites = list(site_names()) if scope == "all" else [scope] if scope != "cross-site" else []
+    return all(_shipped(get_site(s)) for s in sites) and all(
+        cached_path(n) is not None for n in cache_names(scope))
+
+
+def build_pools(scope: str) -> None:
+    """Build (or read) every task set serving ``scope`` needs, storing each in the cache."""
+    from webmdp.core.registry import site_names
+
+    sites = tuple(site_names()) if scope == "all" else () if scope == "cross-site" else (scope,)
+    if sites:
+        pool(sites)
+    if scope in ("all", "cross-site"):
+        cross_tasks()

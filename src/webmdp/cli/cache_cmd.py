@@ -1,0 +1,94 @@
+"""`webmdp cache`: fill the disk cache of generated task sets ahead of time (for an image or a
+cluster's shared disk, so no server or worker starts cold) and list what it holds."""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Annotated, Any
+
+import typer
+
+from webmdp.cli.common import fail
+
+app = typer.Typer(help="The disk cache of generated task sets ($WEBMDP_CACHE_DIR, default "
+                       "~/.cache/webmdp), which every process and worker reads.",
+                  no_args_is_help=True)
+
+SUITES = ("builtin", "cross-site")
+
+
+@app.command("build")
+def build(
+    site: Annotated[str, typer.Option("--site", help="A site, or 'all' (every site; with no "
+                                      "--suite, the cross-site suite too).")] = "all",
+    suite: Annotated[str | None, typer.Option("--suite", help="builtin (the sites' built-in "
+                                              "and dial sets) or cross-site (the cross-site "
+                                              "suite); default: both for --site all, builtin "
+                                              "for one site.")] = None,
+) -> None:
+    """Build every task set serving SITE reads (`rl serve`, `run`, the TRL environment) and
+    store it in the disk cache; sets already there are only read. Deterministic: the entries
+    are those any process would build."""
+    from webmdp.core.registry import site_names
+    from webmdp.tasks.cache import cache_dir, code_key
+    from webmdp.tasks.sources import build_pools, cache_names
+
+    if suite is not None and suite not in SUITES:
+        raise fail(f"--suite must be one of {', '.join(SUITES)}, got {suite!r}")
+    if site != "all" and site not in site_names():
+        raise fail(f"unknown site {site!r}; choose from: all, {', '.join(site_names())}")
+    root = cache_dir()
+    if root is None:
+        raise fail("the disk cache is off (WEBMDP_CACHE_DIR=off): nothing to build")
+    scopes = (["cross-site"] if suite == "cross-site" else
+              [site] if suite == "builtin" or site != "all" else ["all"])
+    if suite == "builtin" and site == "all":
+        scopes = list(site_names())
+    for scope in scopes:
+        t0 = time.monotonic()
+        typer.echo(f"building {scope}: {', '.join(cache_names(scope))} ...", err=True)
+        build_pools(scope)
+        typer.echo(f"  done in {time.monotonic() - t0:.1f} s", err=True)
+    typer.echo(f"cache: {root / 'tasks' / code_key()}")
+
+
+@app.command("info")
+def info(as_json: Annotated[bool, typer.Option("--json", help="One JSON object.")] = False
+         ) -> None:
+    """What the disk cache holds: per kind and code version (the newest kept; `this` marks
+    the installed webmdp's), each entry with its size."""
+    from webmdp.tasks.cache import cache_dir, code_key
+
+    root = cache_dir()
+    if root is None:
+        raise fail("the disk cache is off (WEBMDP_CACHE_DIR=off)")
+    current = code_key()
+    rows: list[dict[str, Any]] = []
+    for kind in sorted(p for p in root.iterdir() if p.is_dir()) if root.is_dir() else []:
+        for key in sorted((p for p in kind.iterdir() if p.is_dir()),
+                          key=lambda p: p.stat().st_mtime, reverse=True):
+            files = sorted(f for f in key.iterdir() if f.is_file() and not f.name.startswith("."))
+            rows.append({"kind": kind.name, "key": key.name, "this": key.name == current,
+                         "bytes": sum(f.stat().st_size for f in files),
+                         "entries": {f.name: f.stat().st_size for f in files}})
+    if as_json:
+        typer.echo(json.dumps({"dir": str(root), "key": current, "versions": rows}, indent=1))
+        return
+    typer.echo(f"{root} (this webmdp: {current})")
+    if not rows:
+        typer.echo("  empty: `webmdp cache build` fills it")
+    for r in rows:
+        mark = "  this" if r["this"] else ""
+        typer.echo(f"  {r['kind']}/{r['key']}{mark}: {len(r['entries'])} entries, "
+                   f"{_size(r['bytes'])}")
+        if r["this"]:
+            for name, size in r["entries"].items():
+                typer.echo(f"    {name:40s} {_size(size):>9s}")
+
+
+def _size(n: int) -> str:
+    if n < 1024:
+        return f"{n} B"
+    return f"{n / 1024:.1f} KB" if n < 1024 ** 2 else f"{n / 1024 ** 2:.1f} MB"
+
