@@ -105,6 +105,12 @@ def serve(site: Site = "all", mode: Mode = "semantic", reward: Reward = "termina
         raise fail(f"--backend must be local or ray, got {backend!r}")
     if backend == "ray" and port == 0:
         raise fail("--backend ray needs a fixed --port (Ray's proxy binds it)")
+    if backend == "ray":
+        try:
+            import ray.serve  # noqa: F401
+        except ImportError as exc:
+            raise fail(f"--backend ray needs Ray Serve: pip install 'webmdp[ray]' ({exc})") \
+                from None
     if backend == "local":
         from webmdp.runner.limits import check_workers
 

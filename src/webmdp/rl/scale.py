@@ -31,6 +31,7 @@ APP = "webmdp.rl.app:create_app"
 """The factory every worker, replica and image starts (uvicorn's ``--factory``)."""
 STOP_GRACE_S = 3
 READY_TIMEOUT_S = 600.0
+RAY_STOP_S = 8.0
 
 
 def listen(host: str, port: int) -> socket.socket:
@@ -114,8 +115,22 @@ def serve_ray(settings: ServeSettings, replicas: int, address: str | None,
             signal.signal(sig, lambda *_: stopped.set())
         stopped.wait()
     finally:
+        _leave(serve)
+        ray.shutdown()
+
+
+def _leave(serve: Any) -> None:
+    """Delete the application and stop Serve on the cluster, giving up after
+    :data:`RAY_STOP_S` (a local cluster's processes may already be going: Ctrl-C reaches the
+    whole process group); ``ray.shutdown`` then stops a local cluster's processes."""
+    done = threading.Event()
+
+    def leave() -> None:
         with contextlib.suppress(Exception):
             serve.delete("webmdp")
             serve.shutdown()
-        ray.shutdown()
+        done.set()
+
+    threading.Thread(target=leave, name="webmdp-ray-stop", daemon=True).start()
+    done.wait(RAY_STOP_S)
 
