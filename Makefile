@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: setup demo test test-slow test-train lint bench clean docs docs-serve docs-images
+.PHONY: setup demo test test-slow test-train test-image lint bench clean docs docs-serve docs-images
 
 setup: $(STAMP)
 	@bash scripts/ensure_chromium.sh
@@ -40,6 +40,12 @@ test-slow: setup
 	$(BIN)/python -m pytest -q -p no:cacheprovider -n $(PYTEST_WORKERS) --maxprocesses 4 -m slow \
 	  $(if $(filter-out all,$(SITES)),-k "$(subst $(comma), or ,$(SITES))")
 	$(BIN)/webmdp validate --site $(SITES) --noise real --workers 2
+
+# `make test-image` runs the image's steps (scripts/image_setup.sh, what the Dockerfile runs)
+# in a fresh virtualenv, installing from the registry, then serves an oracle episode from it;
+# where a container engine runs, it also builds the image and plays against it.
+test-image: setup
+	$(BIN)/python -m pytest -q -p no:cacheprovider -m slow tests/packaging/test_image_setup.py
 
 # `make test-train` installs the extra webmdp[steprm-vlm] (torch, transformers, peft: large) and
 # fine-tunes a tiny, randomly initialised VLM StepRM end to end on CPU (tests/train, marker

@@ -12,6 +12,7 @@ import subprocess
 import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -231,3 +232,26 @@ def test_a_killed_worker_ends_only_its_own_sessions() -> None:
 
 def _established(worker: psutil.Process) -> int:
     return sum(c.status == psutil.CONN_ESTABLISHED for c in worker.net_connections("tcp"))
+
+
+def test_openenv_validate_passes_on_the_repository_and_on_a_running_server() -> None:
+    """`openenv validate`: the manifest (openenv.yaml) passes its static check (the runtime
+    checks of a package build an image, which needs a container engine), and a running
+    `rl serve` passes every check of the running-server profile."""
+    openenv = [sys.executable, "-m", "openenv.cli"]
+    root = Path(__file__).resolve().parents[2]
+    static = subprocess.run([*openenv, "validate", "--skip-build", "--json"], cwd=root,
+                            capture_output=True, text=True, timeout=300)
+    report = json.loads(static.stdout)
+    checks = {r["check_id"]: r["status"] for r in report["results"]}
+    assert checks["static.manifest"] == "pass"
+    assert report["manifest"]["capabilities"]["task_api"] is True
+    assert "fail" not in checks.values()
+    proc, port, _ = _serve("--workers", "2")
+    try:
+        running = subprocess.run([*openenv, "validate", "--url", f"http://127.0.0.1:{port}",
+                                  "--json"], capture_output=True, text=True, timeout=300)
+    finally:
+        _stop(proc)
+    criteria = json.loads(running.stdout)["criteria"]
+    assert len(criteria) >= 5 and all(c["passed"] for c in criteria), criteria

@@ -259,8 +259,19 @@ class Catalog:
             if self.site in (ALL, CROSS):
                 out.append(sources.cross_tasks)
         elif self.site != CROSS:
+            own = _site_of_id(task_id) if self.site == ALL else None
+            if own is not None:  # a site's id builds (or reads) that site's pool first
+                out.append(lambda: sources.pool((own,)))
             out.append(self.pool)
         return out
+
+
+def _site_of_id(task_id: str) -> str | None:
+    """The registered site whose name prefixes ``task_id`` (``shopping_0001``), if any."""
+    from webmdp.core.registry import site_names
+
+    named = [s for s in site_names() if task_id.startswith(f"{s}_")]
+    return max(named, key=len) if named else None
 
 def _is_cross_id(task_id: str) -> bool:
     return task_id.startswith(CROSS + "_")
