@@ -25,10 +25,10 @@ from websockets.exceptions import ConnectionClosedError
 
 from webmdp.cli.main import app
 from webmdp.errors import ConfigError
-from webmdp.rl.app import ServeSettings
 from webmdp.rl.client import WebMDPClient
 from webmdp.rl.openenv import NO_EPISODE, WebMDPEnvironment
 from webmdp.rl.server import build_app
+from webmdp.rl.settings import ServeSettings
 from webmdp.rl.splits import TRAIN, Catalog
 from webmdp.runner.procs import alive
 

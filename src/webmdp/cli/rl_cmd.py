@@ -100,22 +100,7 @@ def serve(site: Site = "all", mode: Mode = "semantic", reward: Reward = "termina
              MAX_BROWSER_SESSIONS if mode == "browser" else MAX_SESSIONS)
     in_range("--step-budget", step_budget, 1)
     in_range("--port", port, 0, 65535)
-    in_range("--workers", workers, 1)
-    if backend not in ("local", "ray"):
-        raise fail(f"--backend must be local or ray, got {backend!r}")
-    if backend == "ray" and port == 0:
-        raise fail("--backend ray needs a fixed --port (Ray's proxy binds it)")
-    if backend == "ray":
-        try:
-            import ray.serve  # noqa: F401
-        except ImportError as exc:
-            raise fail(f"--backend ray needs Ray Serve: pip install 'webmdp[ray]' ({exc})") \
-                from None
-    if backend == "local":
-        from webmdp.runner.limits import check_workers
-
-        with user_errors():
-            check_workers(workers)
+    _check_scale(workers, backend, port)
     token = token or None  # an empty WEBMDP_RL_TOKEN is no token
     access = _access(host, token, allow_origin, allow_host)
     say = (lambda line: None) if quiet else (lambda line: typer.echo(line, err=True))
@@ -124,7 +109,7 @@ def serve(site: Site = "all", mode: Mode = "semantic", reward: Reward = "termina
     if tasks is not None:
         with user_errors():
             read_task_file(tasks)
-    from webmdp.rl.app import ServeSettings
+    from webmdp.rl.settings import ServeSettings
     from webmdp.tasks.sources import pools_cached
 
     with user_errors():
@@ -152,7 +137,7 @@ def serve(site: Site = "all", mode: Mode = "semantic", reward: Reward = "termina
                    "with no TLS, so the token and every episode cross the network in clear; "
                    "keep it on a network you trust or behind a tunnel", err=True)
 
-    def ready(bound: int = port) -> None:
+    def ready(bound: int) -> None:
         scale = "" if workers == 1 else (f", workers={workers}" if backend == "local" else
                                          f", ray replicas={workers}")
         typer.echo(f"ready: webmdp OpenEnv server on http://{host}:{bound} (site={site}, "
@@ -160,22 +145,49 @@ def serve(site: Site = "all", mode: Mode = "semantic", reward: Reward = "termina
                    f"{max_sessions}{scale}; started in {time.monotonic() - start:.1f} s)",
                    err=True)
 
+    if backend == "local" and workers == 1:
+        def ready_one(bound: int) -> None:
+            ready(bound)
+            log.every()
+
+        run(app_, host=host, port=port, on_ready=ready_one)
+        return
+    del app_
+    _serve_scaled(settings, workers, backend, ray_address, ready, say)
+
+
+def _check_scale(workers: int, backend: str, port: int) -> None:
+    """--workers, --backend and what they need, each refused in one line."""
+    in_range("--workers", workers, 1)
+    if backend not in ("local", "ray"):
+        raise fail(f"--backend must be local or ray, got {backend!r}")
+    if backend == "local":
+        from webmdp.runner.limits import check_workers
+
+        with user_errors():
+            check_workers(workers)
+        return
+    if port == 0:
+        raise fail("--backend ray needs a fixed --port (Ray's proxy binds it)")
+    try:
+        import ray.serve  # noqa: F401
+    except ImportError as exc:
+        raise fail(f"--backend ray needs Ray Serve: pip install 'webmdp[ray]' ({exc})") \
+            from None
+
+
+def _serve_scaled(settings: Any, workers: int, backend: str, ray_address: str | None,
+                  ready: Callable[[int], None], say: Callable[[str], None]) -> None:
+    """Serve from ``workers`` uvicorn workers, or Ray Serve replicas."""
     if backend == "ray":
         from webmdp.rl.scale import serve_ray
 
         serve_ray(settings, workers, ray_address, ready)
-    elif workers > 1:
-        from webmdp.rl.scale import serve_workers
-        from webmdp.rl.server import STATS_EVERY_S
+        return
+    from webmdp.rl.scale import serve_workers
+    from webmdp.rl.server import STATS_EVERY_S
 
-        del app_
-        serve_workers(settings, workers, ready, say, STATS_EVERY_S)
-    else:
-        def ready_one() -> None:
-            ready()
-            log.every()
-
-        run(app_, host=host, port=port, on_ready=ready_one)
+    serve_workers(settings, workers, ready, say, STATS_EVERY_S)
 
 
 def _scopes() -> list[str]:

@@ -17,7 +17,6 @@ import logging
 import os
 import shutil
 import signal
-import socket
 import tempfile
 import threading
 import time
@@ -25,25 +24,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from webmdp.rl.app import STATS_DIR_ENV, ServeSettings
+from webmdp.rl.settings import STATS_DIR_ENV, ServeSettings, listen
 
 APP = "webmdp.rl.app:create_app"
 """The factory every worker, replica and image starts (uvicorn's ``--factory``)."""
 STOP_GRACE_S = 3
 READY_TIMEOUT_S = 600.0
 RAY_STOP_S = 8.0
-
-
-def listen(host: str, port: int) -> socket.socket:
-    """The server's listening socket, bound here so a port of 0 is known before the workers
-    start (they inherit it)."""
-    family = socket.AF_INET6 if ":" in host.strip("[]") else socket.AF_INET
-    sock = socket.socket(family, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind((host.strip("[]"), port))
-    sock.listen(2048)
-    sock.set_inheritable(True)
-    return sock
 
 
 def serve_workers(settings: ServeSettings, workers: int,

@@ -27,7 +27,6 @@ from openenv.core.env_server.http_server import create_app
 
 from webmdp.env.episode import DEFAULT_STEP_BUDGET
 from webmdp.rl.actions import action_union, describe
-from webmdp.rl.app import DEFAULT_MAX_SESSIONS, DEFAULT_PORT, DEFAULT_STEP_TIMEOUT
 from webmdp.rl.browser import BrowserCap
 from webmdp.rl.openenv import (
     ENV_NAME,
@@ -37,6 +36,12 @@ from webmdp.rl.openenv import (
     WebMDPState,
 )
 from webmdp.rl.rewards import RewardMode
+from webmdp.rl.settings import (
+    DEFAULT_MAX_SESSIONS,
+    DEFAULT_PORT,
+    DEFAULT_STEP_TIMEOUT,
+    listen,
+)
 from webmdp.rl.splits import ALL, CROSS, SPLITS
 from webmdp.server.origin import Access, protect
 
@@ -261,19 +266,25 @@ def _add_routes(app: FastAPI, factory: Callable[[], WebMDPEnvironment], site: st
 
 
 def serve(app: FastAPI, *, host: str = DEFAULT_HOST, port: int = DEFAULT_PORT,
-          on_ready: Callable[[], None] | None = None) -> None:
-    """Run the app with uvicorn until interrupted; ``on_ready`` once it accepts
-    connections."""
+          on_ready: Callable[[int], None] | None = None) -> None:
+    """Run the app with uvicorn until interrupted; ``on_ready`` gets the port (port 0 picks a
+    free one) once it accepts connections."""
     import uvicorn
+
+    sock = listen(host, port)
+    bound = int(sock.getsockname()[1])
 
     class _Server(uvicorn.Server):
         async def startup(self, sockets: Any = None) -> None:
             await super().startup(sockets)
             if self.started and on_ready is not None:
-                on_ready()
+                on_ready(bound)
 
     sys.setswitchinterval(SWITCH_INTERVAL_S)
     # SIGTERM / SIGINT: uvicorn stops; open sessions get STOP_GRACE_S to end, then every
     # session's Chromium goes with the process (webmdp.rl.browser's exit hook)
-    _Server(uvicorn.Config(app, host=host, port=port, log_level="warning",
-                           timeout_graceful_shutdown=STOP_GRACE_S)).run()
+    try:
+        _Server(uvicorn.Config(app, log_level="warning",
+                               timeout_graceful_shutdown=STOP_GRACE_S)).run(sockets=[sock])
+    finally:
+        sock.close()

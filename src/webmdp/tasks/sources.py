@@ -141,12 +141,14 @@ def builtin_twin(task: Task) -> Task | None:
 def cache_names(scope: str) -> list[str]:
     """The task sets of the disk cache that serving ``scope`` (a site, ``all`` or
     ``cross-site``) reads: each site's built-in and dial sets, and the cross-site suite's."""
-    from webmdp.cap.compose import DEFAULT_COUNT, SUITE
     from webmdp.core.registry import get_site, site_names
 
-    sites = list(site_names()) if scope == "all" else [] if scope == SUITE else [scope]
+    suite = importlib.import_module(CROSS_SOURCE.split(":")[0])  # cap sits above tasks
+    sites = list(site_names()) if scope == "all" else [] if scope == suite.SUITE else [scope]
     names = [n for s in sites for n in (f"{s}-{get_site(s).task_count}", f"{s}-dial-L1")]
-    return [*names, f"{SUITE}-{DEFAULT_COUNT}"] if scope in ("all", SUITE) else names
+    if scope in ("all", suite.SUITE):
+        names.append(f"{suite.SUITE}-{suite.DEFAULT_COUNT}")
+    return names
 
 
 def pools_cached(scope: str) -> bool:
