@@ -259,9 +259,10 @@ class Catalog:
             if self.site in (ALL, CROSS):
                 out.append(sources.cross_tasks)
         elif self.site != CROSS:
-            own = _site_of_id(task_id) if self.site == ALL else None
-            if own is not None:  # a site's id builds (or reads) that site's pool first
-                out.append(lambda: sources.pool((own,)))
+            own = _site_of_id(task_id) if self.site in (ALL, task_id.split("_")[0]) else None
+            if own is not None:  # a site's id reads (or builds) that site's set it names first
+                dial = task_id.startswith(f"{own}_L1_")
+                out.append(lambda: sources.dial_tasks(own) if dial else sources.site_tasks(own))
             out.append(self.pool)
         return out
 
