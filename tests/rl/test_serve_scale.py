@@ -255,3 +255,32 @@ def test_openenv_validate_passes_on_the_repository_and_on_a_running_server() -> 
         _stop(proc)
     criteria = json.loads(running.stdout)["criteria"]
     assert len(criteria) >= 5 and all(c["passed"] for c in criteria), criteria
+
+
+@pytest.mark.browser
+def test_browser_mode_workers_play_the_gui_oracle_and_stop_their_chromiums() -> None:
+    """`--mode browser --workers 2`: two sessions at once, each a Chromium in some worker,
+    earn the oracle's reward; SIGTERM takes every worker, Chromium and driver with it."""
+    from rl_support import gui_oracle
+
+    tasks = Catalog("shopping").tasks(TRAIN)[:2]
+    plans = {t.id: gui_oracle(t) for t in tasks}
+    proc, port, lines = _serve("--mode", "browser", "--workers", "2", "--max-sessions", "4")
+
+    def play(task_id: str) -> tuple[float | None, bool]:
+        with WebMDPClient(base_url=f"http://127.0.0.1:{port}").sync() as client:
+            client.reset(task_id=task_id)
+            for a in plans[task_id]:
+                r = client.step(a)
+                if r.done:
+                    break
+        return r.reward, r.done
+
+    try:
+        assert "mode=browser" in lines[-1] and "workers=2" in lines[-1]
+        with ThreadPoolExecutor(2) as pool:
+            assert list(pool.map(play, plans)) == [(1.0, True), (1.0, True)]
+        assert any("chrom" in p.name().lower()
+                   for p in psutil.Process(proc.pid).children(recursive=True))
+    finally:
+        _stop(proc)  # asserts every child (workers, Chromiums, drivers) is gone within 10 s
