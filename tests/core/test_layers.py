@@ -28,7 +28,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("runner",),
     ("synth", "forge"),
     ("eval",),
-    ("viewer",),
+    ("viewer", "integrations"),
     ("cli",),
 ]
 """Lowest first: a module may import its own layer and the layers below it, never above.

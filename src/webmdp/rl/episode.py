@@ -149,6 +149,23 @@ class RLEpisode:
         return StepResult(obs, reward, done, truncated, info["error"] or self._rejected(),
                           self.steps, shaping)
 
+    def invalid(self, error: str, raw_output: str | None = None) -> StepResult:
+        """A reply that carried no action (a model that answered without a tool call): one
+        invalid step with ``error``, counted against the step budget like any other."""
+        def record() -> tuple[Any, ...]:
+            return tuple(self.env.record_invalid(error, raw_output=raw_output))
+
+        obs, _, terminated, truncated, info = self._on_seat(record)
+        done = terminated or truncated
+        reward = 0.0
+        if done:
+            reward = final_reward(self.reward_mode, 0.0, self.env.trace) \
+                if self.reward_mode not in SHAPED_MODES else -self.phi
+            self.phi, self.success = 0.0, bool(self.env.trace.success)
+        self.obs, self.steps = obs, int(info["steps"])
+        self.total += reward
+        return StepResult(obs, reward, done, truncated, error, self.steps)
+
     @property
     def done(self) -> bool:
         return self.timed_out or (self.env.episode is not None and self.env.episode.done)
