@@ -128,8 +128,9 @@ def serve(site: Site = "all", mode: Mode = "semantic", reward: Reward = "termina
         app_ = build_app(site=site, mode=mode, reward=reward,
                          max_sessions=max_sessions, step_budget=step_budget,
                          tasks_file=settings.tasks, holdout=holdout,
-                         step_timeout=step_timeout, log=log, warm=warm and workers == 1
-                         and backend == "local", access=access)
+                         step_timeout=step_timeout, log=log, access=access,
+                         warm="background" if warm and workers == 1 and backend == "local"
+                         else False)
     except ValueError as exc:
         raise fail(str(exc)) from None
     if not access.loopback:

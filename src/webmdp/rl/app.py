@@ -21,8 +21,8 @@ variable                    ``rl serve`` option (default)
 ``WEBMDP_RL_ALLOW_ORIGIN``  ``--allow-origin``, comma-separated
 ``WEBMDP_RL_ALLOW_HOST``    ``--allow-host``, comma-separated
 ``WEBMDP_RL_QUIET``         ``--quiet`` (0)
-``WEBMDP_RL_WARM``          build the task pools before serving: 1, 0, or auto (default:
-                            only when the disk cache holds them; else each on first use)
+``WEBMDP_RL_WARM``          read the task pools: 1 (before serving), 0 (each on first use),
+                            auto (default: while serving, when the disk cache holds them)
 ==========================  ==========================================================
 
 ``WEBMDP_RL_HOST`` is the host the access checks are for (:mod:`webmdp.server.origin`), not
@@ -51,7 +51,8 @@ def create_app() -> Any:
     sys.setswitchinterval(SWITCH_INTERVAL_S)
     shared = os.environ.get(STATS_DIR_ENV)
     log = ServeLog(settings.quiet, share=Path(shared) if shared else None)
-    warm = settings.warm == "1" or (settings.warm == "auto" and pools_cached(settings.site))
+    warm: bool | str = settings.warm == "1" or (
+        "background" if settings.warm == "auto" and pools_cached(settings.site) else False)
     app = build_app(site=settings.site, mode=settings.mode, reward=settings.reward,  # type: ignore[arg-type]
                     max_sessions=settings.max_sessions, step_budget=settings.step_budget,
                     tasks_file=settings.tasks, holdout=settings.holdout,

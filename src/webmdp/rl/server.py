@@ -187,12 +187,13 @@ def build_app(*, site: str = ALL, mode: str = "semantic", reward: RewardMode = "
               max_sessions: int = DEFAULT_MAX_SESSIONS, step_budget: int = DEFAULT_STEP_BUDGET,
               tasks_file: str | None = None, holdout: str = "task",
               step_timeout: float | None = DEFAULT_STEP_TIMEOUT,
-              log: ServeLog | None = None, warm: bool = True,
+              log: ServeLog | None = None, warm: bool | str = True,
               access: Access | None = None) -> FastAPI:
     """The FastAPI app; the arguments are checked here, once, by building one environment.
     In browser mode ``max_sessions`` also caps the Chromiums (one per session; a stateless
     HTTP call borrows one for its own lifetime). ``warm``: build the task pools now (from
-    the disk cache), so the first ``reset`` answers at once. ``access``: who it answers
+    the disk cache), so the first ``reset`` answers at once; ``"background"``: on a thread
+    while the app already serves. ``access``: who it answers
     (default: loopback names and this server's own origin, no token); refused origins go
     to ``log``'s warnings."""
     browsers = BrowserCap(max_sessions) if mode == "browser" else None
@@ -202,12 +203,19 @@ def build_app(*, site: str = ALL, mode: str = "semantic", reward: RewardMode = "
                                 holdout=holdout, browsers=browsers, step_timeout=step_timeout,
                                 on_episode=None if log is None else log.episode)
     probe = factory()  # a bad option fails now, not on the first session
-    try:
-        if warm:
-            for split in probe.list_splits():
-                probe.num_tasks(split)
-    finally:
-        probe.close()
+
+    def read_pools() -> None:
+        try:
+            if warm:
+                for split in probe.list_splits():
+                    probe.num_tasks(split)
+        finally:
+            probe.close()
+
+    if warm == "background":  # serve at once; a reset meanwhile reads what it needs itself
+        threading.Thread(target=read_pools, name="webmdp-warm", daemon=True).start()
+    else:
+        read_pools()
     app = create_app(factory, WebMDPAction, WebMDPObservation, env_name=ENV_NAME,
                      max_concurrent_envs=max_sessions, state_cls=WebMDPState)
     _add_routes(app, factory, site, mode)
