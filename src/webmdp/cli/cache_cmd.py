@@ -9,13 +9,13 @@ from typing import Annotated, Any
 
 import typer
 
-from webmdp.cli.common import fail
+from webmdp.cli.common import fail, user_errors
+from webmdp.errors import unknown_choice
 
 app = typer.Typer(help="The disk cache of generated task sets ($WEBMDP_CACHE_DIR, default "
                        "~/.cache/webmdp), which every process and worker reads.",
                   no_args_is_help=True)
 
-SUITES = ("builtin", "cross-site")
 
 
 @app.command("build")
@@ -32,19 +32,23 @@ def build(
     are those any process would build."""
     from webmdp.core.registry import site_names
     from webmdp.tasks.cache import cache_dir, code_key
-    from webmdp.tasks.sources import build_pools, cache_names
+    from webmdp.tasks.select import SUITES
+    from webmdp.tasks.sources import CROSS, build_pools, cache_names
 
     if suite is not None and suite not in SUITES:
         raise fail(f"--suite must be one of {', '.join(SUITES)}, got {suite!r}")
     if site != "all" and site not in site_names():
-        raise fail(f"unknown site {site!r}; choose from: all, {', '.join(site_names())}")
+        with user_errors():
+            raise unknown_choice("site", site, ["all", *site_names()])
     root = cache_dir()
     if root is None:
         raise fail("the disk cache is off (WEBMDP_CACHE_DIR=off): nothing to build")
-    scopes = (["cross-site"] if suite == "cross-site" else
-              [site] if suite == "builtin" or site != "all" else ["all"])
-    if suite == "builtin" and site == "all":
-        scopes = list(site_names())
+    if suite == CROSS:
+        scopes = [CROSS]
+    elif site != "all":
+        scopes = [site]
+    else:  # --site all: each site apart under --suite builtin, else the cross-site suite too
+        scopes = list(site_names()) if suite == "builtin" else ["all"]
     for scope in scopes:
         t0 = time.monotonic()
         typer.echo(f"building {scope}: {', '.join(cache_names(scope))} ...", err=True)

@@ -105,7 +105,7 @@ def serve(site: Site = "all", mode: Mode = "semantic", reward: Reward = "termina
     access = _access(host, token, allow_origin, allow_host)
     say = (lambda line: None) if quiet else (lambda line: typer.echo(line, err=True))
     start = time.monotonic()
-    ServeLog, build_app, run = _openenv(say)
+    ServeLog, app_for, run = _openenv(say)
     if tasks is not None:
         with user_errors():
             read_task_file(tasks)
@@ -125,12 +125,9 @@ def serve(site: Site = "all", mode: Mode = "semantic", reward: Reward = "termina
         "on its first use (`webmdp cache build` builds them ahead)")
     log = ServeLog(quiet)
     try:  # the options are checked here, in this process, before any worker starts
-        app_ = build_app(site=site, mode=mode, reward=reward,
-                         max_sessions=max_sessions, step_budget=step_budget,
-                         tasks_file=settings.tasks, holdout=holdout,
-                         step_timeout=step_timeout, log=log, access=access,
-                         warm="background" if warm and workers == 1 and backend == "local"
-                         else False)
+        app_ = app_for(settings, log=log, access=access,
+                       warm="background" if warm and workers == 1 and backend == "local"
+                       else False)
     except ValueError as exc:
         raise fail(str(exc)) from None
     if not access.loopback:
@@ -213,16 +210,16 @@ def _access(host: str, token: str | None, allow_origin: list[str],
 
 
 def _openenv(say: Callable[[str], None]) -> tuple[Any, Any, Any]:
-    """OpenEnv's server pieces (ServeLog, build_app, serve), or a one-line refusal."""
+    """OpenEnv's server pieces (ServeLog, app_for, serve), or a one-line refusal."""
     if find_spec("openenv") is None:  # before the progress line: the refusal is one line
         raise fail("webmdp rl needs OpenEnv: pip install 'webmdp[openenv]'")
     say("loading OpenEnv and its server (FastAPI, gradio)...")
     try:
-        from webmdp.rl.server import ServeLog, build_app
+        from webmdp.rl.server import ServeLog, app_for
         from webmdp.rl.server import serve as run
     except ImportError as exc:
         raise fail(f"webmdp rl needs OpenEnv: pip install 'webmdp[openenv]' ({exc})") from None
-    return ServeLog, build_app, run
+    return ServeLog, app_for, run
 
 
 @app.command("dataset")

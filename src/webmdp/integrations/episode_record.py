@@ -62,7 +62,6 @@ class EpisodeRecord:
 
     task: Task
     mode: str
-    seat: Any = None
     metrics: dict[str, Any] = field(default_factory=dict)
     path: str | None = None
 

@@ -59,6 +59,7 @@ from webmdp.integrations.episode_record import EpisodeRecord, save_episode
 from webmdp.rl.actions import gui_actions, site_actions
 from webmdp.rl.episode import RLEpisode, observation_text
 from webmdp.tasks.model import Task as WebTask
+from webmdp.tasks.sources import CROSS
 
 AGENT = "inspect"
 DEFAULT_OUT = "logs/webmdp"
@@ -105,13 +106,13 @@ def select_tasks(site: str, split: str | None, level: str | None, holdout: str,
     ids = [i.strip() for i in tasks.split(",") if i.strip()] if tasks and not file else []
     lvl = parse_level(level)
     if ids:  # ids name their own sites; the cross-site suite's are looked up apart
-        cross = [i for i in ids if i.startswith("cross-site_")]
-        found = {t.id: t for group, suite in ((cross, "cross-site"),
+        cross = [i for i in ids if i.startswith(f"{CROSS}_")]
+        found = {t.id: t for group, suite in ((cross, CROSS),
                                               ([i for i in ids if i not in cross], "builtin"))
                  if group for t in select(Selection(suite=suite, task_ids=tuple(group),
                                                     split=split, holdout=holdout, level=lvl))}
         return [found[i] for i in ids if i in found]
-    suite = "cross-site" if site == "cross-site" else "builtin"
+    suite = CROSS if site == CROSS else "builtin"
     return select(Selection(site=None if suite != "builtin" else site, suite=suite,
                             tasks_file=file, split=split, holdout=holdout, level=lvl))
 
@@ -126,9 +127,9 @@ def episode_solver(tasks: dict[str, WebTask], mode: str, step_budget: int, out: 
         record = EpisodeRecord(task, mode)
         model = get_model()
         agent = re.sub(r"[^A-Za-z0-9_.:@-]+", "-", f"{AGENT}:{model}")[:100]
-        episode = await asyncio.to_thread(_start, task, mode, step_budget, record, agent)
+        episode = await asyncio.to_thread(_start, task, mode, step_budget, agent)
         try:
-            tools = make_tools(episode, task.site, mode, record)
+            tools = make_tools(task, mode)
             state.tools = tools
             finish = "finish" if mode == "browser" else "Finish"
             state.messages = [ChatMessageSystem(content=SYSTEM.format(finish=finish)),
@@ -153,14 +154,12 @@ def episode_solver(tasks: dict[str, WebTask], mode: str, step_budget: int, out: 
     return solve
 
 
-def _start(task: WebTask, mode: str, step_budget: int, record: EpisodeRecord,
-           agent: str) -> RLEpisode:
+def _start(task: WebTask, mode: str, step_budget: int, agent: str) -> RLEpisode:
     seat = None
     if mode == "browser":
         from webmdp.rl.browser import BrowserSeat
 
         seat = BrowserSeat()
-    record.seat = seat
     return RLEpisode(task, "rubric" if task.sites else "terminal", mode=mode, agent=agent,
                      step_budget=step_budget, seat=seat)
 
@@ -174,21 +173,26 @@ def _finish(episode: RLEpisode, record: EpisodeRecord, out: Path) -> None:
         record.path = str(save_episode(out, record.task, episode.env.trace))
     finally:
         episode.close()
-        if record.seat is not None:
-            record.seat.close()
+        if episode.seat is not None:
+            episode.seat.close()
 
 
 def _first_message(episode: RLEpisode, task: WebTask) -> str:
-    return (f"Task: {task.instruction}\n\nThe page:\n"
-            f"{observation_text(episode.obs, task.site if episode.mode == 'semantic' else None)}")
+    return f"Task: {task.instruction}\n\nThe page:\n{_page(episode, episode.obs)}"
+
+
+def _page(episode: RLEpisode, obs: dict[str, Any]) -> str:
+    """The page as text: semantic mode's with typed action signatures; browser mode's URL
+    and accessibility tree."""
+    return observation_text(obs, episode.task.site if episode.mode == "semantic" else None)
 
 
 # -- tools --------------------------------------------------------------------------------------
-def make_tools(episode: RLEpisode, site: str, mode: str, record: EpisodeRecord) -> list[Tool]:
-    """The episode's actions as Inspect tools (for a cross-site task, every member site's),
+def make_tools(task: WebTask, mode: str) -> list[Tool]:
+    """The task's actions as Inspect tools (for a cross-site task, every member site's),
     for the model and Inspect's viewer; the calls themselves go to the episode
     (:func:`_call`), which checks their arguments as every webmdp agent's are checked."""
-    described = gui_actions() if mode == "browser" else _actions_of(episode.task)
+    described = gui_actions() if mode == "browser" else _actions_of(task)
     return [ToolDef(_no_direct_call(), name=tool_name(a["name"]), description=a["description"],
                     parameters=ToolParams.model_validate(a["parameters"])).as_tool()
             for a in described]
@@ -244,11 +248,11 @@ def _result(episode: RLEpisode, obs: dict[str, Any], mode: str) -> Any:
     if episode.done:
         return "The episode has ended."
     if mode != "browser":
-        return observation_text(obs, episode.task.site if not episode.task.sites else None)
+        return _page(episode, obs)
     from webmdp.rl.browser import screenshot_b64
 
     shot = screenshot_b64(obs)
-    text = ContentText(text=observation_text(obs))
+    text = ContentText(text=_page(episode, obs))
     return [ContentImage(image=f"data:image/png;base64,{shot}"), text] if shot else [text]
 
 

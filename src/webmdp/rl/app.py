@@ -44,7 +44,7 @@ __all__ = ["ServeSettings", "create_app"]
 
 def create_app() -> Any:
     """The FastAPI app of the settings in the environment (uvicorn's ``--factory``)."""
-    from webmdp.rl.server import SWITCH_INTERVAL_S, ServeLog, build_app
+    from webmdp.rl.server import SWITCH_INTERVAL_S, ServeLog, app_for
     from webmdp.tasks.sources import pools_cached
 
     settings = ServeSettings.from_env()
@@ -53,11 +53,7 @@ def create_app() -> Any:
     log = ServeLog(settings.quiet, share=Path(shared) if shared else None)
     warm: bool | str = settings.warm == "1" or (
         "background" if settings.warm == "auto" and pools_cached(settings.site) else False)
-    app = build_app(site=settings.site, mode=settings.mode, reward=settings.reward,  # type: ignore[arg-type]
-                    max_sessions=settings.max_sessions, step_budget=settings.step_budget,
-                    tasks_file=settings.tasks, holdout=settings.holdout,
-                    step_timeout=settings.step_timeout, log=log, warm=warm,
-                    access=settings.access())
+    app = app_for(settings, log=log, warm=warm)
     if shared is None:
         log.every()  # a worker of rl serve --workers leaves them to the parent, which merges
     log.ready()

@@ -28,7 +28,6 @@ from webmdp.rl.settings import STATS_DIR_ENV, ServeSettings, listen
 
 APP = "webmdp.rl.app:create_app"
 """The factory every worker, replica and image starts (uvicorn's ``--factory``)."""
-STOP_GRACE_S = 3
 READY_TIMEOUT_S = 600.0
 RAY_STOP_S = 8.0
 
@@ -41,7 +40,7 @@ def serve_workers(settings: ServeSettings, workers: int,
     statistics every ``stats_every`` seconds (unless quiet)."""
     import uvicorn
 
-    from webmdp.rl.server import merged_stats, stats_line
+    from webmdp.rl.server import STOP_GRACE_S, merged_stats, stats_line
 
     share = Path(tempfile.mkdtemp(prefix="webmdp-serve-"))
     sock = listen(settings.host, settings.port)

@@ -40,6 +40,7 @@ from webmdp.rl.settings import (
     DEFAULT_MAX_SESSIONS,
     DEFAULT_PORT,
     DEFAULT_STEP_TIMEOUT,
+    ServeSettings,
     listen,
 )
 from webmdp.rl.splits import ALL, CROSS, SPLITS
@@ -221,6 +222,18 @@ def build_app(*, site: str = ALL, mode: str = "semantic", reward: RewardMode = "
     _add_routes(app, factory, site, mode)
     protect(app, access or Access(), say=None if log is None else log.warn)
     return app
+
+
+def app_for(settings: ServeSettings, *, log: ServeLog | None, warm: bool | str,
+            access: Access | None = None) -> FastAPI:
+    """:func:`build_app` with ``rl serve``'s options as one value (what ``rl serve`` and the
+    app factory both build); ``access`` defaults to the one ``settings`` describes."""
+    return build_app(site=settings.site, mode=settings.mode,
+                     reward=settings.reward,  # type: ignore[arg-type]
+                     max_sessions=settings.max_sessions, step_budget=settings.step_budget,
+                     tasks_file=settings.tasks, holdout=settings.holdout,
+                     step_timeout=settings.step_timeout, log=log, warm=warm,
+                     access=access or settings.access())
 
 
 def _add_routes(app: FastAPI, factory: Callable[[], WebMDPEnvironment], site: str,

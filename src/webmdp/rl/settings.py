@@ -19,8 +19,10 @@ STATS_DIR_ENV = f"{PREFIX}STATS_DIR"
 """Set by ``rl serve --workers``: where each worker keeps its counters for the merged
 minutely statistics (:class:`webmdp.rl.server.ServeLog`)."""
 DEFAULT_MAX_SESSIONS = 16
+"""At least a trainer's generation batch: OpenEnv's default of 1 stalls training."""
 DEFAULT_PORT = 8000
 DEFAULT_STEP_TIMEOUT = 30.0
+"""Seconds one browser-mode step may take: one action in a local browser."""
 _TRUE, _FALSE = ("1", "true", "yes", "on"), ("0", "false", "no", "off", "")
 
 

@@ -138,15 +138,22 @@ def builtin_twin(task: Task) -> Task | None:
 
 
 # -- what serving a scope needs from the disk cache (``webmdp cache``, ``rl serve``) -----------
+def _scope_sites(scope: str) -> tuple[str, ...]:
+    """The sites whose pools serving ``scope`` (a site, ``all`` or ``cross-site``) reads."""
+    from webmdp.core.registry import site_names
+
+    return tuple(site_names()) if scope == "all" else () if scope == CROSS else (scope,)
+
+
 def cache_names(scope: str) -> list[str]:
     """The task sets of the disk cache that serving ``scope`` (a site, ``all`` or
     ``cross-site``) reads: each site's built-in and dial sets, and the cross-site suite's."""
-    from webmdp.core.registry import get_site, site_names
+    from webmdp.core.registry import get_site
 
-    suite = importlib.import_module(CROSS_SOURCE.split(":")[0])  # cap sits above tasks
-    sites = list(site_names()) if scope == "all" else [] if scope == suite.SUITE else [scope]
-    names = [n for s in sites for n in (f"{s}-{get_site(s).task_count}", f"{s}-dial-L1")]
-    if scope in ("all", suite.SUITE):
+    names = [n for s in _scope_sites(scope)
+             for n in (f"{s}-{get_site(s).task_count}", f"{s}-dial-L1")]
+    if scope in ("all", CROSS):
+        suite = importlib.import_module(CROSS_SOURCE.split(":")[0])  # cap sits above tasks
         names.append(f"{suite.SUITE}-{suite.DEFAULT_COUNT}")
     return names
 
@@ -154,21 +161,18 @@ def cache_names(scope: str) -> list[str]:
 def pools_cached(scope: str) -> bool:
     """Whether the disk cache holds every task set :func:`cache_names` lists (a plugin's
     site, never cached, makes it False)."""
-    from webmdp.core.registry import get_site, site_names
+    from webmdp.core.registry import get_site
     from webmdp.tasks.cache import cached_path
     from webmdp.tasks.generate import _shipped
 
-    sites = list(site_names()) if scope == "all" else [scope] if scope != "cross-site" else []
-    return all(_shipped(get_site(s)) for s in sites) and all(
+    return all(_shipped(get_site(s)) for s in _scope_sites(scope)) and all(
         cached_path(n) is not None for n in cache_names(scope))
 
 
 def build_pools(scope: str) -> None:
     """Build (or read) every task set serving ``scope`` needs, storing each in the cache."""
-    from webmdp.core.registry import site_names
-
-    sites = tuple(site_names()) if scope == "all" else () if scope == "cross-site" else (scope,)
+    sites = _scope_sites(scope)
     if sites:
         pool(sites)
-    if scope in ("all", "cross-site"):
+    if scope in ("all", CROSS):
         cross_tasks()

@@ -259,8 +259,8 @@ class Catalog:
             if self.site in (ALL, CROSS):
                 out.append(sources.cross_tasks)
         elif self.site != CROSS:
-            own = _site_of_id(task_id) if self.site in (ALL, task_id.split("_")[0]) else None
-            if own is not None:  # a site's id reads (or builds) that site's set it names first
+            own = _site_of_id(task_id)
+            if own is not None and self.site in (ALL, own):  # read (or build) its set first
                 dial = task_id.startswith(f"{own}_L1_")
                 out.append(lambda: sources.dial_tasks(own) if dial else sources.site_tasks(own))
             out.append(self.pool)
@@ -273,6 +273,7 @@ def _site_of_id(task_id: str) -> str | None:
 
     named = [s for s in site_names() if task_id.startswith(f"{s}_")]
     return max(named, key=len) if named else None
+
 
 def _is_cross_id(task_id: str) -> bool:
     return task_id.startswith(CROSS + "_")
