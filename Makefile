@@ -5,7 +5,8 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: setup demo test test-slow test-train test-image lint bench clean docs docs-serve docs-images
+.PHONY: setup demo test test-slow test-train test-image test-integrations lint bench clean docs \
+	docs-serve docs-images
 
 setup: $(STAMP)
 	@bash scripts/ensure_chromium.sh
@@ -28,10 +29,31 @@ demo: setup
 # Chromium); the workers share one task cache. The run ends with its 15 slowest tests.
 PYTEST_WORKERS ?= auto
 test: setup
-	$(BIN)/ruff check src tests benchmarks examples scripts
+	$(BIN)/ruff check src tests tests-verifiers benchmarks examples scripts
 	$(BIN)/mypy
 	$(BIN)/python -m pytest -q -p no:cacheprovider -n $(PYTEST_WORKERS) --maxprocesses 4 \
 	  --durations 15
+	$(MAKE) --no-print-directory test-integrations
+
+# `make test-integrations` (part of `make test`) checks the verifiers taskset
+# (src/webmdp_verifiers, the `verifiers` extra; tests in tests-verifiers/) with verifiers' own
+# code: its taskset API, its MCP tool server, `vf-eval` against a scripted model, and
+# verifiers' OpenEnv taskset against `webmdp rl serve`.
+# verifiers and webmdp's `openenv` extra cannot share a virtualenv (verifiers pins mcp 2,
+# OpenEnv's fastmcp wants mcp<2), so it gets one of its own; verifiers' chat loop runs as a
+# uv script, whose packages uv fetches from PyPI on the first run.
+VF_VENV := .venv-verifiers
+VF_STAMP := $(VF_VENV)/.installed
+$(VF_STAMP): pyproject.toml
+	@test -x $(VF_VENV)/bin/python || $(PY) -m venv $(VF_VENV)
+	$(VF_VENV)/bin/python -m pip install -q --upgrade pip
+	$(VF_VENV)/bin/python -m pip install -q -e '.[verifiers]' 'verifiers[openenv]==0.4.0' uv \
+	  pytest pytest-timeout
+	@touch $(VF_STAMP)
+
+test-integrations: setup $(VF_STAMP)
+	WEBMDP_SERVE=$(abspath $(BIN)/webmdp) $(VF_VENV)/bin/python -m pytest -q \
+	  -p no:cacheprovider --timeout 600 tests-verifiers
 
 comma := ,
 # `make test-slow SITES=mail,food` runs the slow suite's parts for those sites only; it ends
@@ -72,7 +94,7 @@ docs-images: setup
 	$(BIN)/python scripts/docs_images.py
 
 lint: setup
-	$(BIN)/ruff check src tests benchmarks examples scripts
+	$(BIN)/ruff check src tests tests-verifiers benchmarks examples scripts
 	$(BIN)/ruff format --check src tests benchmarks
 
 bench: setup

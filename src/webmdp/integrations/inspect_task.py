@@ -56,7 +56,7 @@ from inspect_ai.tool import (
 
 from webmdp.env.episode import DEFAULT_STEP_BUDGET
 from webmdp.integrations.episode_record import EpisodeRecord, save_episode
-from webmdp.rl.actions import gui_actions, site_actions
+from webmdp.rl.actions import gui_actions, task_actions
 from webmdp.rl.episode import RLEpisode, observation_text
 from webmdp.tasks.model import Task as WebTask
 from webmdp.tasks.sources import CROSS
@@ -192,7 +192,7 @@ def make_tools(task: WebTask, mode: str) -> list[Tool]:
     """The task's actions as Inspect tools (for a cross-site task, every member site's),
     for the model and Inspect's viewer; the calls themselves go to the episode
     (:func:`_call`), which checks their arguments as every webmdp agent's are checked."""
-    described = gui_actions() if mode == "browser" else _actions_of(task)
+    described = gui_actions() if mode == "browser" else task_actions(task)
     return [ToolDef(_no_direct_call(), name=tool_name(a["name"]), description=a["description"],
                     parameters=ToolParams.model_validate(a["parameters"])).as_tool()
             for a in described]
@@ -210,15 +210,6 @@ def tool_name(action: str) -> str:
     """A tool's name for an action: a cross-site action ``mail.Reply`` is ``mail__Reply``
     (providers allow letters, digits, ``_`` and ``-`` in a function's name)."""
     return action.replace(".", "__")
-
-
-def _actions_of(task: WebTask) -> list[dict[str, Any]]:
-    """The task's actions: its site's; for a cross-site task, the switcher's and those of
-    the sites it touches."""
-    if not task.sites:
-        return site_actions(task.site)
-    return [a for a in site_actions(task.site)
-            if "." not in a["name"] or a["name"].split(".", 1)[0] in task.sites]
 
 
 async def _call(episode: RLEpisode, call: ToolCall, mode: str) -> ChatMessageTool:

@@ -15,6 +15,7 @@ from pydantic import TypeAdapter
 
 from webmdp.core.model import Action
 from webmdp.core.spec import MAX_TEXT, ActionSpec, ParamSpec
+from webmdp.tasks.model import Task
 
 _JSON_TYPES = {"int": "integer", "float": "number"}
 _WORDS = {"entity": "the id of an entity shown on the page", "choice": "one of the listed options",
@@ -54,6 +55,15 @@ def site_actions(site: str) -> list[dict[str, Any]]:
     from webmdp.core.registry import get_site
 
     return [*(action_schema(s) for s in get_site(site).actions), FINISH]
+
+
+def task_actions(task: Task) -> list[dict[str, Any]]:
+    """A task's semantic actions: its site's; for a cross-site task, the switcher's and those
+    of the sites it touches (what the Inspect and verifiers integrations offer as tools)."""
+    if not task.sites:
+        return site_actions(task.site)
+    return [a for a in site_actions(task.site)
+            if "." not in a["name"] or a["name"].split(".", 1)[0] in task.sites]
 
 
 def gui_actions() -> list[dict[str, Any]]:

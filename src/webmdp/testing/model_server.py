@@ -7,6 +7,9 @@ Tests, benchmarks and users checking their setup point the official ``openai`` a
 - ``POST /v1/responses``: the OpenAI Responses API with ``computer_call`` items,
 - ``POST /v1/messages``: Anthropic Messages with ``tool_use`` blocks,
 
+Chat Completions also streams (``"stream": true``: server-sent ``chat.completion.chunk``
+events, the usage chunk when ``stream_options.include_usage`` asks, then ``[DONE]``), as
+vLLM and OpenAI do; replies come
 from a script of :class:`Reply` values or a responder function that sees each parsed
 :class:`Request` (its texts and decoded images). It checks the parts of each protocol a
 client gets wrong in practice (missing fields, images that are not PNG data, a tool result for
@@ -201,7 +204,12 @@ class ScriptedModelServer:
                     self._send(400, _error_body(proto, 400, f"invalid JSON body: {exc}"))
                     return
                 headers = {k.lower(): v for k, v in self.headers.items()}
-                self._send(*server.answer(proto, body, headers))
+                status, payload = server.answer(proto, body, headers)
+                if status == 200 and proto == "chat" and body.get("stream") is True:
+                    usage = (body.get("stream_options") or {}).get("include_usage") is True
+                    self._send_events(_chat_chunks(payload, usage))
+                else:
+                    self._send(status, payload)
 
             def _send(self, status: int, payload: dict[str, Any]) -> None:
                 data = json.dumps(payload).encode()
@@ -215,6 +223,18 @@ class ScriptedModelServer:
                     self.wfile.write(data)
                 except (BrokenPipeError, ConnectionResetError):
                     pass  # the client gave up (its timeout): nothing left to answer
+
+            def _send_events(self, events: list[dict[str, Any]]) -> None:
+                data = b"".join(b"data: " + json.dumps(e).encode() + b"\n\n"
+                                for e in events) + b"data: [DONE]\n\n"
+                try:
+                    self.send_response(200)
+                    self.send_header("content-type", "text/event-stream")
+                    self.send_header("content-length", str(len(data)))
+                    self.end_headers()
+                    self.wfile.write(data)
+                except (BrokenPipeError, ConnectionResetError):
+                    pass
 
             def log_message(self, format: str, *args: Any) -> None:
                 return  # quiet: tests read ``requests`` instead
@@ -375,6 +395,28 @@ def _chat_body(server: ScriptedModelServer, req: Request, reply: Reply, n: int
                                              "logprobs": None}],
             "usage": {"prompt_tokens": n_in, "completion_tokens": n_out,
                       "total_tokens": n_in + n_out}}
+
+
+def _chat_chunks(body: dict[str, Any], usage: bool) -> list[dict[str, Any]]:
+    """A chat completion as the stream of chunks that carries it: the role and text, each
+    tool call (its index, id, name and whole arguments), the finish reason, and the usage
+    (when asked, in a last chunk with no choices)."""
+    choice = body["choices"][0]
+    message = choice["message"]
+    head = {k: body[k] for k in ("id", "created", "model")} | {
+        "object": "chat.completion.chunk"}
+
+    def chunk(delta: dict[str, Any], finish: str | None = None) -> dict[str, Any]:
+        return head | {"choices": [{"index": 0, "delta": delta, "finish_reason": finish,
+                                    "logprobs": None}]}
+
+    out = [chunk({"role": "assistant", "content": message["content"] or ""})]
+    out += [chunk({"tool_calls": [{"index": i, **call}]})
+            for i, call in enumerate(message.get("tool_calls", []))]
+    out.append(chunk({}, choice["finish_reason"]))
+    if usage:
+        out.append(head | {"choices": [], "usage": body["usage"]})
+    return out
 
 
 def _responses_body(server: ScriptedModelServer, req: Request, reply: Reply, n: int

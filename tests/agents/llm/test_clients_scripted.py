@@ -162,3 +162,27 @@ def test_anthropic_computer_turns_pair_tool_results_with_screenshots() -> None:
     results = [b for b in last.body["messages"][-1]["content"] if b["type"] == "tool_result"]
     assert [r["tool_use_id"] for r in results] == ["toolu_2"]
     assert len(last.images()) == 3  # the first screenshot and one per tool result
+
+
+def test_chat_streams_text_tool_calls_and_usage_as_the_openai_sdk_reads_them() -> None:
+    """``"stream": true``: server-sent chunks the official SDK reassembles (verifiers' eval
+    client streams every request)."""
+    import openai
+
+    script = [Reply(text="hello"),
+              Reply(tool_calls=[{"name": "Search", "arguments": {"query": "tents"}},
+                                {"name": "Finish", "arguments": "{bad"}])]
+    with ScriptedModelServer(script) as server:
+        client = openai.OpenAI(base_url=server.base_url, api_key="k", max_retries=0)
+        msgs: Any = [{"role": "user", "content": "hi"}]
+        chunks = list(client.chat.completions.create(
+            model="m", messages=msgs, stream=True, stream_options={"include_usage": True}))
+        assert "".join(c.choices[0].delta.content or "" for c in chunks if c.choices) == "hello"
+        assert chunks[-1].choices == [] and chunks[-1].usage is not None
+        assert chunks[-1].usage.total_tokens > 0
+        chunks = list(client.chat.completions.create(model="m", messages=msgs, stream=True))
+        calls = [tc for c in chunks for tc in (c.choices[0].delta.tool_calls or [])]
+        assert [(tc.index, tc.function.name, tc.function.arguments) for tc in calls] == \
+            [(0, "Search", '{"query": "tents"}'), (1, "Finish", "{bad")]
+        assert chunks[-1].choices[0].finish_reason == "tool_calls"
+        assert all(c.usage is None for c in chunks)
