@@ -224,3 +224,12 @@ def test_verifiers_openenv_taskset_plays_webmdp_rl_serve(tmp_path: Path) -> None
     assert all(e["traces"][0]["rewards"]["openenv_reward"]["score"] == 1.0 for e in traces)
     for t in tasks:
         assert re.search(rf"episode {t.id}: \d+ steps, reward 1\.000, success", rest), rest
+
+
+def test_importing_webmdp_loads_no_verifiers() -> None:
+    code = ("import sys, webmdp; webmdp.make; "
+            "print(sorted(m for m in ('verifiers', 'mcp', 'webmdp_verifiers') "
+            "if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True)
+    assert out.stdout.strip() == "[]"
