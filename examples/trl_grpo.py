@@ -50,8 +50,8 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
                    help="a Hub id or local path of a causal LM with a tool-calling chat template")
     p.add_argument("--site", default="shopping",
                    help="a site, 'all' (every site, one class each) or 'cross-site'")
-    p.add_argument("--split", default="train",
-                   help="train (or a whole source: cross-site, file with --tasks)")
+    p.add_argument("--split", default=None,
+                   help="train (the default; with --tasks: file), or a whole source: cross-site")
     p.add_argument("--level", choices=LEVELS, default=None,
                    help="narrow the split to this measured difficulty level (a curriculum)")
     p.add_argument("--holdout", default="task",
@@ -96,6 +96,9 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     args = p.parse_args(argv)
     if args.limit is not None and args.limit < 1:
         p.error("--limit must be at least 1")
+    if args.tasks and args.split not in (None, "file"):
+        p.error(f"--tasks is the split 'file'; --split {args.split} would ignore it")
+    args.split = args.split or ("file" if args.tasks else "train")
     return args
 
 

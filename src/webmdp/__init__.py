@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from webmdp.plugins import PLUGIN_API
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 _EXPORTS: dict[str, str] = {
     # environments and tasks

@@ -67,6 +67,30 @@ def test_images_are_small_and_all_in_use() -> None:
 def test_front_door_stays_short_and_the_changelog_newest_first() -> None:
     assert len((ROOT / "README.md").read_text().splitlines()) <= 200
     assert len((ROOT / "DESIGN.md").read_text().splitlines()) <= 300
-    heads = re.findall(r"^## Issues? (\d+)", (ROOT / "CHANGELOG.md").read_text(), re.M)
+    changelog = (ROOT / "CHANGELOG.md").read_text()
+    heads = re.findall(r"^### Issues? (\d+)", changelog, re.M)
     numbers = [int(n) for n in heads]
     assert numbers == sorted(numbers, reverse=True) and numbers[-1] == 2, numbers
+
+
+def test_the_version_moves_with_the_changelog_and_the_package() -> None:
+    """One version: pyproject's, ``webmdp.__version__``, ``webmdp --version`` and the newest
+    release of the changelog (by release, each release's issues under it)."""
+    import subprocess
+    import sys
+    import tomllib
+
+    import webmdp
+
+    releases = re.findall(r"^## (\d+\.\d+\.\d+)\b", (ROOT / "CHANGELOG.md").read_text(), re.M)
+    declared = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
+    assert releases == sorted(releases, key=lambda v: tuple(map(int, v.split("."))),
+                              reverse=True) and len(releases) >= 2, releases
+    assert releases[0] == declared == webmdp.__version__
+    out = subprocess.run([sys.executable, "-m", "webmdp.cli.main", "--version"],
+                         capture_output=True, text=True, check=True)
+    assert out.stdout == f"webmdp {declared}\n"
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    licence = (ROOT / "LICENSE").read_text()
+    assert project["license"] == "Apache-2.0" and project["license-files"] == ["LICENSE"]
+    assert licence.startswith("Apache License") and "Version 2.0, January 2004" in licence

@@ -159,3 +159,30 @@ def test_a_task_file_resolves_first_and_never_shadows(tmp_path: Path) -> None:
     assert ok.exit_code == 0, ok.output
     assert [json.loads(x)["task_id"] for x in out.read_text().splitlines()] == [
         builtin.id, "mine_0001"]
+
+
+def test_a_task_file_given_is_what_dataset_and_reset_use(tmp_path: Path) -> None:
+    """``rl dataset --tasks FILE`` without ``--split`` writes the file's rows (it wrote the
+    built-in train split before); another split named beside a file is refused in one line;
+    an OpenEnv server with a task file serves the file on a reset that names no split."""
+    from webmdp.rl.openenv import WebMDPEnvironment
+
+    mine = [t.model_copy(update={"id": f"mine_{i:04d}"})
+            for i, t in enumerate(Catalog("food").tasks(TRAIN)[:3])]
+    file = tmp_path / "mine.jsonl"
+    file.write_text(tasks_text(mine))
+    out = tmp_path / "rows.jsonl"
+    ok = runner.invoke(app, ["rl", "dataset", "--site", "food", "--tasks", str(file),
+                             "--out", str(out)])
+    assert ok.exit_code == 0, ok.output
+    assert "wrote 3 rows (food, file," in ok.output
+    rows = [json.loads(x) for x in out.read_text().splitlines()]
+    assert [r["task_id"] for r in rows] == [t.id for t in mine]
+    assert {r["split"] for r in rows} == {"file"}
+    refused = runner.invoke(app, ["rl", "dataset", "--site", "food", "--tasks", str(file),
+                                  "--split", "train", "--out", str(out)])
+    assert refused.exit_code == 2
+    assert len(refused.output.strip().splitlines()) == 1 and "split 'file'" in refused.output
+    env = WebMDPEnvironment("food", tasks_file=str(file))
+    assert [env.choose(seed=s).id for s in range(4)] == [t.id for t in [*mine, mine[0]]]
+    assert WebMDPEnvironment("food").choose(seed=0).id == Catalog("food").tasks(TRAIN)[0].id

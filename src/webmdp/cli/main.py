@@ -122,9 +122,20 @@ def _fast_exit() -> None:
     atexit.register(gc.freeze)
 
 
-def _root() -> None:
-    """The group's own callback (none): with the commands loaded lazily, it makes ``app`` a
-    group even though ``trace-schema`` is the only command it registers."""
+def _show_version(value: bool) -> None:
+    if value:
+        from webmdp import __version__
+
+        typer.echo(f"webmdp {__version__}")
+        raise typer.Exit()
+
+
+def _root(version: bool = typer.Option(
+        False, "--version", is_eager=True, callback=_show_version,
+        help="Print the installed version (CHANGELOG.md lists what each changed) and exit."),
+          ) -> None:
+    """The group's own callback (``--version`` alone): with the commands loaded lazily, it
+    makes ``app`` a group even though ``trace-schema`` is the only command it registers."""
 
 
 app = typer.Typer(

@@ -228,7 +228,8 @@ def dataset(
                              "datasets.load_dataset reads)."),
     site: str = typer.Option("all", "--site", help="A site, 'all' (adds an 'environment' "
                              "column), or 'cross-site'."),
-    split: str = typer.Option("train", "--split", help=SPLIT_HELP),
+    split: str | None = typer.Option(None, "--split", help=SPLIT_HELP + " Default: file "
+                                     "with --tasks, else train."),
     level: str | None = typer.Option(None, "--level", help=LEVEL_HELP),
     holdout: str = typer.Option("task", "--holdout", help=HOLDOUT_HELP),
     tasks: Path | None = typer.Option(None, "--tasks", help=TASKS_HELP),
@@ -250,7 +251,8 @@ def dataset(
         raise fail(str(exc)) from None
     write(out, data)
     narrowed = "" if level is None else f", level {level}"
-    typer.echo(f"wrote {len(data)} rows ({site}, {split}{narrowed}, holdout {holdout}) "
+    chosen = data[0]["split"] if data else split or ("file" if tasks else "train")
+    typer.echo(f"wrote {len(data)} rows ({site}, {chosen}{narrowed}, holdout {holdout}) "
                f"to {out}")
 
 

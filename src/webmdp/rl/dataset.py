@@ -11,17 +11,32 @@ import json
 from pathlib import Path
 from typing import Any
 
-from webmdp.rl.splits import ALL, CROSS, SPLIT_VERSION, Catalog, level_of, resolve_path
+from webmdp.rl.splits import (
+    ALL,
+    CROSS,
+    FILE,
+    SPLIT_VERSION,
+    TRAIN,
+    Catalog,
+    level_of,
+    resolve_path,
+)
 
 COLUMNS = ("prompt", "task_id", "site", "template", "level", "split", "holdout",
            "split_version")
 
 
-def rows(site: str = ALL, split: str = "train", limit: int | None = None, *,
+def rows(site: str = ALL, split: str | None = None, limit: int | None = None, *,
          level: int | str | None = None, holdout: str = "task",
          tasks: str | Path | None = None) -> list[dict[str, Any]]:
     """The rows of ``split`` (narrowed to ``level``) under ``holdout``, in its fixed order
-    (at most ``limit``); ``tasks``: a task file (its tasks are split ``file``)."""
+    (at most ``limit``); ``tasks``: a task file, whose tasks are the split ``file``, the
+    default split when a file is given (else ``train``). A file with another split named
+    raises ValueError: the file would be ignored."""
+    if tasks is not None and split not in (None, FILE):
+        raise ValueError(f"tasks {tasks} are the split 'file' (the file's own tasks); split "
+                         f"{split!r} would ignore them: drop the split, or the file")
+    split = split or (FILE if tasks is not None else TRAIN)
     catalog = Catalog(site, resolve_path(tasks), holdout)  # type: ignore[arg-type]
     chosen = list(catalog.tasks(split, level))[:limit]
     several = site == ALL

@@ -27,7 +27,7 @@ from webmdp.env.episode import DEFAULT_STEP_BUDGET
 from webmdp.rl.browser import BrowserCap, BrowserSeat, screenshot_b64
 from webmdp.rl.episode import MODES, RLEpisode, StepResult, check_options, observation_text
 from webmdp.rl.rewards import RewardMode
-from webmdp.rl.splits import ALL, TRAIN, Catalog, Holdout, resolve_path, task_spec
+from webmdp.rl.splits import ALL, FILE, TRAIN, Catalog, Holdout, resolve_path, task_spec
 from webmdp.tasks.model import Task
 
 __all__ = ["ENV_NAME", "MODES", "WebMDPAction", "WebMDPEnvironment", "WebMDPObservation",
@@ -96,7 +96,8 @@ class WebMDPEnvironment(Environment[WebMDPAction, WebMDPObservation, WebMDPState
 
     ``reset`` chooses the task from ``task_id`` (a task file's first); else from ``split``
     (``train`` or ``test`` under the server's ``holdout``, or the sources ``cross-site`` and
-    ``file``), narrowed by ``level`` (1-3 or ``none``), and ``index``; else
+    ``file``; none given: ``file`` when the server has a task file, else ``train``), narrowed
+    by ``level`` (1-3 or ``none``), and ``index``; else
     ``index = seed % num_tasks(split, level)``; the same arguments always give the same start
     state. ``reward``: ``terminal`` (1/0 from the exact verifier at the end), ``dense``
     (terminal plus potential-based shaping) or ``rubric`` (a cross-site task's rubric root at
@@ -167,7 +168,8 @@ class WebMDPEnvironment(Environment[WebMDPAction, WebMDPObservation, WebMDPState
         """The task ``reset`` runs for these arguments (see the class docstring)."""
         if task_id is not None:
             return self.catalog.task(task_id)
-        split = TRAIN if split is None else split
+        if split is None:  # a task file given to the server is what it serves by default
+            split = FILE if self.catalog.tasks_file else TRAIN
         if index is None:
             count = self.num_tasks(split, level)
             if count == 0:
