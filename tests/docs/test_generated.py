@@ -94,3 +94,20 @@ def test_the_version_moves_with_the_changelog_and_the_package() -> None:
     licence = (ROOT / "LICENSE").read_text()
     assert project["license"] == "Apache-2.0" and project["license-files"] == ["LICENSE"]
     assert licence.startswith("Apache License") and "Version 2.0, January 2004" in licence
+
+
+def test_the_citation_file_names_the_release_and_the_five_papers() -> None:
+    import yaml
+
+    import webmdp
+
+    cff = yaml.safe_load((ROOT / "CITATION.cff").read_text())
+    assert cff["cff-version"] == "1.2.0" and cff["version"] == webmdp.__version__
+    titles = [r["title"] for r in cff["references"]]
+    assert len(titles) == 5 and all(r["authors"] for r in cff["references"])
+    page = (ROOT / "docs" / "citing.md").read_text()
+    assert len(re.findall(r"^@\w+\{", page, re.M)) == 6
+    assert f"version = {{{webmdp.__version__}}}" in page
+    flat = " ".join(re.sub(r"[{}]", "", page).split())
+    for title in titles:  # each paper's BibTeX entry carries its whole title
+        assert " ".join(title.split()) in flat, title

@@ -104,6 +104,17 @@ def test_build_expands_every_generated_part(built: Path) -> None:
         assert text.count("<table>") >= 6, name  # surfaces, actions, fields, templates, tasks
 
 
+def test_no_paragraph_holds_a_list_written_inline(built: Path) -> None:
+    """A Markdown list needs a blank line before it; without one it renders as one paragraph
+    with literal " - " items."""
+    inline = []
+    for page in sorted(built.rglob("*.html")):
+        for para in re.findall(r"<p>(.*?)</p>", page.read_text(), re.S):
+            if re.search(r"\n\s*(?:[-*+]|\d+\.) \S", para):
+                inline.append(f"{page.relative_to(built)}: {para[:80]!r}")
+    assert not inline, "\n".join(inline)
+
+
 def test_every_page_loads_without_errors(served: str, built: Path, host: BrowserHost) -> None:
     urls = pages(built)
     assert len(urls) >= 25, urls
