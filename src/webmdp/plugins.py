@@ -31,6 +31,7 @@ import importlib.util
 import json
 import os
 import re
+import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from importlib import metadata
@@ -105,6 +106,8 @@ class Registry(Generic[T]):
         self._builtins = dict(builtins)
         self._entries: dict[str, Entry] | None = None
         self._loaded: dict[str, T] = {}
+        self._refused: dict[str, str] = {}
+        """Names two installed plugins both claim: naming one is refused with this line."""
 
     @property
     def _runtime_key(self) -> str:
@@ -119,7 +122,7 @@ class Registry(Generic[T]):
             version = _webmdp_version()
             entries = {n: Entry(n, t, BUILTIN, version) for n, t in self._builtins.items()}
             for entry in _installed(self.group) if self.group else ():
-                self._add(entries, entry)
+                self._add_installed(entries, entry)
             for name, target in _runtime().get(self._runtime_key, {}).items():
                 old = entries.get(name)
                 if old is None or old.target != target:  # the same again is no clash
@@ -141,6 +144,8 @@ class Registry(Generic[T]):
 
     def entry(self, name: str) -> Entry:
         entries = self.entries()
+        if name in self._refused:
+            raise PluginError(self._refused[name])
         if name not in entries:
             raise unknown_choice(self.kind, name, sorted(entries))
         return entries[name]
@@ -178,6 +183,24 @@ class Registry(Generic[T]):
         runtime.setdefault(self._runtime_key, {})[name] = target
         os.environ[ENV] = json.dumps(runtime, sort_keys=True)
 
+    def _add_installed(self, entries: dict[str, Entry], entry: Entry) -> None:
+        """An installed plugin with a bad or clashing name is left out with one warning,
+        as one written for another plugin API disables only itself: every other name keeps
+        working. A name two plugins claim is refused (naming both); one a built-in has stays
+        the built-in's."""
+        if entry.name in self._refused:
+            _warn_once(f"{self.kind} '{entry.name}' from package {entry.package} is left out: "
+                       f"{self._refused[entry.name]}")
+            return
+        try:
+            self._add(entries, entry)
+        except PluginError as exc:
+            old = entries.get(entry.name)
+            if old is not None and not old.builtin and old.package != RUNTIME:
+                del entries[entry.name]  # neither plugin gets the name
+                self._refused[entry.name] = f"{exc}: both are left out; uninstall one"
+            _warn_once(f"{exc}; it is left out")
+
     def _add(self, entries: dict[str, Entry], entry: Entry) -> None:
         if not self.pattern.fullmatch(entry.name):
             raise PluginError(f"{self.kind} name '{entry.name}' from package {entry.package} "
@@ -192,6 +215,16 @@ class Registry(Generic[T]):
                               f"with {self.kind} '{entry.name}' from package {old.package}"
                               + (" (a built-in)" if old.builtin else ""))
         entries[entry.name] = entry
+
+
+_WARNED: set[str] = set()
+
+
+def _warn_once(line: str) -> None:
+    """One line on stderr, once per process."""
+    if line not in _WARNED:
+        _WARNED.add(line)
+        print(f"warning: {line}", file=sys.stderr)
 
 
 def _runtime() -> dict[str, dict[str, str]]:

@@ -111,3 +111,34 @@ def test_seen_none_is_the_screen_at_the_start_and_a_spent_budget_is_unknown() ->
     other = next(t for t in site_tasks("shopping") if t.id != task.id and t.hard_negatives)
     spent = informed_reach(other, _walk(other)[0][0], max_expansions=0)
     assert spent.distance is None and not spent.unreachable
+
+
+@pytest.mark.parametrize(("site", "task_id"), [("repo", "repo_0015"), ("housing", "housing_0000")])
+def test_a_sites_informed_bound_never_overshoots_and_keeps_every_distance(
+        site: str, task_id: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``Site.informed_bound`` (commits plus the way into the unseen detail pages) is at most
+    the informed distance on the oracle's states and a seeded random agent's, and the
+    distances it helps find equal those found without it."""
+    from webmdp.tasks import distance, informed
+    from webmdp.tasks.walks import random_walk
+
+    task = _task(site, task_id)
+    states = list(_walk(task))
+    tracker = Tracker(get_site(site), World.from_dict(task.world))
+    for action in random_walk(task, 0)[:12]:
+        tracker.apply(action)
+        states.append((tracker.state, frozenset(tracker.seen)))
+    distance.clear_cache()
+    informed.clear_cache()
+    search = informed._search_of(task, True, None)
+    assert search.problem.informed is not None
+    helped = []
+    for state, seen in states:
+        d = informed_distance(task, state, seen)
+        mask = search.mask_of(seen, state)
+        assert d is not None and search.joint_bound(state, get_site(site).facts(state), mask) <= d
+        helped.append(d)
+    monkeypatch.setattr(distance.Problem, "informed", property(lambda self: None))
+    distance.clear_cache()
+    informed.clear_cache()
+    assert [informed_distance(task, s, seen) for s, seen in states] == helped

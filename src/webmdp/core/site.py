@@ -40,6 +40,13 @@ class Site(ABC):
     distance_bound: ClassVar[Any] = None
     """An admissible lower bound on the distance to a task's goal: ``(problem) -> Bound``
     (see :mod:`webmdp.tasks.distance`); None: every unmet goal is at least one action away."""
+    informed_bound: ClassVar[Any] = None
+    """An admissible lower bound on the informed distance (:mod:`webmdp.tasks.informed`):
+    ``(problem) -> (state, facts, unseen, look) -> float``, ``unseen`` the entities whose
+    detail fields are still to be seen, as ``(gap, entities)`` per kind (see
+    :attr:`evidence_gap`). A site declares one when it can prove that its commits and the
+    actions that reveal a detail screen are distinct, so the two counts add up; None: the
+    larger of the state bound and the evidence bound."""
     evidence_gap: ClassVar[Mapping[str, int]] = {}
     """kind (entity id prefix) -> what the site guarantees about the screens that show detail
     fields (those not in ``visibility.card_fields``) of entities of that kind, each level

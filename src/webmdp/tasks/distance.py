@@ -14,7 +14,7 @@ import itertools
 import math
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Hashable, Iterable, Mapping
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -29,6 +29,9 @@ from webmdp.tracking import state_key
 
 Facts = dict[str, Any]
 Bound = Callable[[State, Facts, bool], float]
+Unseen = Sequence[tuple[int, tuple[str, ...]]]
+"""Per entity kind with detail evidence still unseen: (its evidence gap, those entities)."""
+InformedBound = Callable[[State, Facts, Unseen, bool], float]
 """A lower bound on the distance of a state to the goal (``math.inf``: provably unreachable).
 With ``look`` False it does not list what the screen shows and assumes every entity is on
 it: a weaker (never larger) bound that is much cheaper to compute."""
@@ -190,6 +193,7 @@ class Problem:
 
     def __post_init__(self) -> None:
         self._bound: Bound | None = None
+        self._informed: InformedBound | None = None
         self.key: Callable[[State], Hashable] = state_key_fn(self.site.initial_state(self.world))
 
     @property
@@ -200,6 +204,17 @@ class Problem:
             factory = getattr(self.site, "distance_bound", None) or _trivial_bound
             self._bound = factory(self)
         return self._bound
+
+    @property
+    def informed(self) -> InformedBound | None:
+        """The site's admissible bound on the informed distance (``Site.informed_bound``),
+        built on first use; None when the site declares none."""
+        factory = getattr(self.site, "informed_bound", None)
+        if factory is None:
+            return None
+        if self._informed is None:
+            self._informed = factory(self)
+        return self._informed
 
     def is_goal(self, facts: Facts) -> bool:
         return all(check_condition(c, facts) for c in self.task.verifier)

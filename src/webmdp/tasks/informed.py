@@ -38,6 +38,7 @@ from webmdp.tasks.distance import (
     _ROUGH,
     _SHARP,
     UNREACHABLE,
+    Facts,
     Problem,
     Reach,
     _problem,
@@ -172,6 +173,18 @@ class _Informed:
             best = max(best, h)
         return best
 
+    def joint_bound(self, state: State, facts: Facts, mask: int, look: bool = True) -> float:
+        """The site's bound on the informed distance from ``state`` having seen ``mask``
+        (``Site.informed_bound``: its commits plus the navigation its unseen detail screens
+        need); 0 when the site declares none or every detail pair is seen."""
+        fn = self.problem.informed
+        if fn is None or mask == self.full:
+            return 0.0
+        unseen = [(gap, tuple(e for m, e in zip(masks, entities, strict=True) if m & ~mask))
+                  for gap, masks, entities in self.groups]
+        unseen = [(gap, es) for gap, es in unseen if es]
+        return fn(state, facts, unseen, look) if unseen else 0.0
+
     def named(self, state: State) -> frozenset[str]:
         """The entities ``state``'s screen shows or names in an action it offers."""
         p = self.problem
@@ -263,7 +276,8 @@ def _astar(s: _Informed, p: Problem, start: State, mask: int, limit: float) -> i
     with the rough bound and sharpened when popped, a goal accepted when generated once its
     cost is at most the least open f (some open entry on an optimal path has f <= C*). A node
     is skipped when its state was reached as cheaply having seen at least as much."""
-    h0 = p.bound(start, p.site.facts(start), True)
+    facts0 = p.site.facts(start)
+    h0 = max(p.bound(start, facts0, True), s.joint_bound(start, facts0, mask))
     if h0 == math.inf:
         return UNREACHABLE
     k0: Node = (p.key(start), mask)
@@ -287,8 +301,11 @@ def _astar(s: _Informed, p: Problem, start: State, mask: int, limit: float) -> i
             seen[key] = key[1] | s.reveal(p, state)
         if how == _ROUGH:
             floor = s.floors.lookup((key[0], seen[key])) or 0
+            facts = p.site.facts(state)
             sharp = g + max(1.0, floor, s.unseen_bound(seen[key], state),
-                            p.bound(state, p.site.facts(state), True))
+                            p.bound(state, facts, True), s.joint_bound(state, facts, seen[key]))
+            if sharp == math.inf:
+                continue  # the site proves no goal is reachable from here
             if sharp > f:
                 heapq.heappush(heap, (sharp, neg_g, next(tie), key, _SHARP))
                 continue

@@ -6,7 +6,7 @@ from __future__ import annotations
 from webmdp.core.model import State
 from webmdp.sites.housing.mdp import _cards
 from webmdp.sites.housing.state import HousingState
-from webmdp.tasks.distance import Bound, Facts, Problem, unmet
+from webmdp.tasks.distance import Bound, Facts, InformedBound, Problem, Unseen, unmet
 
 
 def housing_bound(p: Problem) -> Bound:
@@ -32,5 +32,36 @@ def housing_bound(p: Problem) -> Bound:
                     else set(_cards(state, world)))
             h += any(x not in here for x in todo)
         return float(max(h, unmet(rest, facts)))
+
+    return bound
+
+
+def housing_informed(p: Problem) -> InformedBound:
+    """Housing's bound on the informed distance (:mod:`webmdp.tasks.informed`): the hearts
+    still to give or take, plus the other actions the path needs, which are at least one
+    when a home still to save or unsave is on no card and not open (see
+    :func:`housing_bound`), and at least the way into the nearest home whose detail fields
+    are unseen and on through the others (a gap of 2 or more: two actions from one home's
+    page to the next). A home's detail fields show on its PropertyDetail only (its listing
+    agent's once ShowListingAgent opens them), which OpenProperty opens from a card on screen
+    and CancelTour or SubmitTourRequest returns to from its tour form; SaveHome and UnsaveHome
+    change no screen, so they reveal nothing, and the two counts add up."""
+    adds = [c.value for c in p.task.verifier if c.fact == "saved" and c.op == "contains"]
+    drops = [c.value for c in p.task.verifier if c.fact == "saved" and c.op == "not_contains"]
+    world = p.world
+
+    def bound(state: State, facts: Facts, unseen: Unseen, look: bool) -> float:
+        assert isinstance(state, HousingState)
+        todo = [h for h in adds if h not in state.saved]
+        todo += [h for h in drops if h in state.saved]
+        if not look:
+            return float(len(todo) + bool(unseen))
+        here = {state.focus} if state.surface == "PropertyDetail" else set(_cards(state, world))
+        nav = int(any(x not in here for x in todo))
+        near = here | ({state.focus} if state.surface == "TourRequest" else set())
+        for gap, homes in unseen:  # CancelTour goes back to the home's page
+            first = 1 if any(h in near for h in homes) else 2
+            nav = max(nav, first + (len(homes) - 1) * (1 if gap == 1 else 2))
+        return float(len(todo) + nav)
 
     return bound

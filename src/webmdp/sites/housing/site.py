@@ -8,7 +8,7 @@ from webmdp.core.spec import Action, ActionSpec, ParamSpec, declare_action
 from webmdp.sites._common.site import CO, INS, NAV, ModularSite, SiteLogic
 from webmdp.sites._common.tasklib import shown
 from webmdp.sites.housing import mdp
-from webmdp.sites.housing.bound import housing_bound
+from webmdp.sites.housing.bound import housing_bound, housing_informed
 from webmdp.sites.housing.state import HousingState
 from webmdp.sites.housing.vocab import CATALOG
 from webmdp.sites.housing.world import CARD_FIELDS, DETAIL_FIELDS, PIXEL_FIELDS, generate_world
@@ -65,6 +65,7 @@ class HousingSite(ModularSite[HousingState]):
                        TourRequest=CARD_FIELDS)
 
     distance_bound = staticmethod(housing_bound)
+    informed_bound = staticmethod(housing_informed)
     state_class = HousingState
     logic = SiteLogic(generate_world, mdp.transition, mdp.observe, mdp.facts,
                       mdp.available_actions)

@@ -7,7 +7,7 @@ from webmdp.sites._common.site import CO, FI, INS, NAV, ModularSite, SiteLogic
 from webmdp.sites._common.tasklib import shown
 from webmdp.sites.repo import mdp, observe
 from webmdp.sites.repo import vocab as V
-from webmdp.sites.repo.bound import repo_bound
+from webmdp.sites.repo.bound import repo_bound, repo_informed
 from webmdp.sites.repo.catalog import CATALOG
 from webmdp.sites.repo.state import RepoState
 from webmdp.sites.repo.world import (
@@ -102,3 +102,4 @@ class RepoSite(ModularSite[RepoState]):
     logic = SiteLogic(generate_world, mdp.transition, observe.observe, observe.facts,
                       observe.available)
     distance_bound = staticmethod(repo_bound)
+    informed_bound = staticmethod(repo_informed)
