@@ -22,7 +22,17 @@ $(STAMP): pyproject.toml examples/site-plugin/pyproject.toml
 
 SITES ?= all
 
-demo: setup
+# `make demo` needs only the package and a Chromium (a 0.6 GB virtualenv); `make test` adds the
+# test, docs and integration tools (about 2 GB). A virtualenv set up for the tests serves both.
+DEMO_STAMP := $(VENV)/.installed-demo
+$(DEMO_STAMP): pyproject.toml
+	@test -x $(BIN)/python || $(PY) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+	$(BIN)/python -m pip install -q -e .
+	@touch $(DEMO_STAMP)
+
+demo: $(if $(wildcard $(STAMP)),$(STAMP),$(DEMO_STAMP))
+	@bash scripts/ensure_chromium.sh
 	$(BIN)/webmdp demo --out runs/demo --sites $(SITES)
 
 # pytest-xdist spreads the suite over the cores (at most 4 workers: each holds a server and a

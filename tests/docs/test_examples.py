@@ -6,7 +6,8 @@ to bottom: a later block may read what an earlier one wrote), with the installed
 so an example shows the command a user types and still runs here. A python block with a file
 name as its title (``python title="my_agent.py"``) is saved under that name, as the reader
 would. A ``text`` block right after a runnable block is that block's output: the test checks
-its shape (the lines without digits, a JSON object's keys), never its digits. A block that
+its shape (the lines without digits, a JSON object's keys), or, after "It prints exactly",
+every line (a deterministic command). A block that
 must not run is fenced ``console`` with a one-line ``<!-- not run: why -->`` right above it.
 """
 
@@ -49,6 +50,7 @@ class Block:
     before: str  # the last non-blank line above the fence
     title: str = ""  # ```python title="my_agent.py"```: the file the reader saves it as
     output: str | None = None  # the text block that shows this block's output
+    exact: bool = False  # "It prints exactly ...": the output, line for line
 
     @property
     def where(self) -> str:
@@ -77,9 +79,10 @@ def blocks(page: Path) -> list[Block]:
             block.lang == "text"
             and found
             and found[-1].lang in RUNNABLE
-            and re.fullmatch(r"\s*(It prints[^\n]*:|Output[^\n]*:)?\s*", between)
+            and re.fullmatch(r"\s*(It prints[^:]*:|Output[^\n]*:)?\s*", between)
         ):
             found[-1].output = body
+            found[-1].exact = "It prints exactly" in between
         found.append(block)
         end_of_last = m.end()
     return found
@@ -161,6 +164,13 @@ def _json_dict(line: str) -> dict | None:
 
 def check_shape(block: Block, out: str) -> None:
     expected = block.output or ""
+    if block.exact:  # a deterministic command: every line, whitespace aside
+        def lines(text: str) -> list[str]:
+            return [" ".join(ln.split()) for ln in text.splitlines() if ln.strip()]
+
+        assert lines(out) == lines(expected), (
+            f"{block.where}: shown as printed exactly, but the command printed:\n{out}")
+        return
     try:
         shown = json.loads(expected)
     except ValueError:

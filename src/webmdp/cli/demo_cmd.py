@@ -31,9 +31,10 @@ def demo(
     workers: int = typer.Option(2, "--workers", "-w", help="Worker processes; 0 runs the "
                                 "episodes in this process."),
 ) -> None:
-    """Run oracle, greedy and random on a slice of every site (or --sites), write the report
-    (RUN/report: report.html, report.md, report.json, figures, episodes.parquet) and print its
-    headline table, where it is and the `webmdp view` command that browses the run."""
+    """Run oracle, greedy and random on a slice of every site (or --sites), keeping every
+    step's screenshot in browser mode, write the report (RUN/report: report.html, report.md,
+    report.json, figures, episodes.parquet) and print its headline table, where it is, the
+    `webmdp view` command that browses the run and the page of an episode to replay."""
     from webmdp.eval.analysis import analyse
     from webmdp.eval.load import load_runs
     from webmdp.eval.write import write_report
@@ -52,6 +53,17 @@ def demo(
             outcome = execute_run(plan, on_change=live.update)
         if outcome.status != "completed":
             raise fail(f"demo run {outcome.status}: {outcome.error or 'interrupted'}")
+        replays = replay_run(out)
+        if mode == "browser":  # the greedy agent again on each site's first task, with pixels
+            first = list({t.site: t for t in reversed(tasks)}.values())[::-1]
+            shots = RunPlan(replays, first, [AgentSpec("greedy")], mode,  # type: ignore[arg-type]
+                            RunSettings(observation="both", screenshots=True,
+                                        workers=max(workers, 1),
+                                        backend="local" if workers else "inline"), force=True)
+            with LiveDisplay("greedy · screenshots", console) as live:
+                done = execute_run(shots, on_change=live.update)
+            if done.status != "completed":
+                raise fail(f"demo replay run {done.status}: {done.error or 'interrupted'}")
         analysis = analyse(load_runs([out]))
         paths = write_report(analysis, out / "report")
     for line in summary(analysis, out, paths):
@@ -63,11 +75,38 @@ def summary(analysis: Analysis, run: Path, paths: dict[str, Path]) -> list[str]:
     from webmdp.eval.report import summary_table
 
     state = f" ({analysis.runs[0].state})" if analysis.runs else ""
-    return [*summary_table(analysis.rows), "",
-            f"Report:  {paths['html']} (and report.md, report.json, figures, "
-            "episodes.parquet)",
-            f"Run:     {run}{state}",
-            f"Open it: webmdp view {shlex.quote(str(run))}"]
+    out = [*summary_table(analysis.rows), "",
+           f"Report:  {paths['html']} (and report.md, report.json, figures, "
+           "episodes.parquet)",
+           f"Run:     {run}{state}"]
+    replays = replay_run(run)
+    shown = replay_page(replays) if replays.is_dir() else None
+    if shown is None:
+        return [*out, f"Open it: webmdp view {shlex.quote(str(run))}"]
+    return [*out, f"Open it: webmdp view {shlex.quote(str(replays))} {shlex.quote(str(run))}",
+            f"Replay:  http://127.0.0.1:8765{shown} (a greedy episode, screenshot by "
+            "screenshot)"]
+
+
+def replay_run(run: Path) -> Path:
+    """Where the demo keeps its screenshot replays: a run beside ``run`` (``RUN-replay``),
+    which the viewer reads first, so the greedy agent's first episode per site shows its
+    screenshots."""
+    return run.with_name(f"{run.name}-replay")
+
+
+def replay_page(run: Path) -> str | None:
+    """The viewer's page of the first greedy episode that kept screenshots (the greedy agent
+    explores, then commits: the most to see), or None."""
+    import json
+    from urllib.parse import urlencode
+
+    for path in sorted((run / "episodes" / "greedy" / "browser").glob("*.json")):
+        steps = json.loads(path.read_text()).get("steps", [])
+        if any(s.get("screenshot") for s in steps):
+            return "/episode?" + urlencode({"agent": "greedy", "mode": "browser",
+                                            "task": path.stem})
+    return None
 
 
 def demo_sites(spec: str) -> list[str]:
