@@ -111,3 +111,12 @@ def test_the_citation_file_names_the_release_and_the_five_papers() -> None:
     flat = " ".join(re.sub(r"[{}]", "", page).split())
     for title in titles:  # each paper's BibTeX entry carries its whole title
         assert " ".join(title.split()) in flat, title
+
+
+def test_the_citations_carry_the_identifiers_the_home_page_lists() -> None:
+    home = (ROOT / "docs" / "index.md").read_text()
+    listed = set(re.findall(r"arxiv\.org/abs/(\d{4}\.\d{5})", home))
+    assert len(listed) == 4
+    for text in ((ROOT / "CITATION.cff").read_text(), (ROOT / "docs" / "citing.md").read_text()):
+        assert listed <= set(re.findall(r"\d{4}\.\d{5}", text))
+        assert "05BubhVB4C" in text

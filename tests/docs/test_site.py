@@ -115,6 +115,19 @@ def test_no_paragraph_holds_a_list_written_inline(built: Path) -> None:
     assert not inline, "\n".join(inline)
 
 
+def test_the_reference_is_near_the_top_and_code_wraps(built: Path) -> None:
+    """The nav reaches the Reference without scrolling the sidebar (it is among the first
+    entries), and code blocks wrap long lines instead of cutting them off."""
+    home = (built / "index.html").read_text()
+    nav = home[home.index('class="md-nav md-nav--primary"'):]
+    links = re.findall(r'class="md-nav__link[^"]*"[^>]*href="([^"]+)"', nav) or \
+        re.findall(r'href="([^"]+)"[^>]*class="md-nav__link', nav)
+    first = [h for h in links if not h.startswith("#")][:6]
+    assert any("reference/cli" in h for h in first), first
+    assert 'href="css/extra.css"' in home
+    assert "pre-wrap" in (built / "css" / "extra.css").read_text()
+
+
 def test_every_page_loads_without_errors(served: str, built: Path, host: BrowserHost) -> None:
     urls = pages(built)
     assert len(urls) >= 25, urls
