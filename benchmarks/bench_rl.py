@@ -28,6 +28,7 @@ from concurrent.futures import ThreadPoolExecutor
 from webmdp.core import Action
 from webmdp.env.semantic import SemanticEnv
 from webmdp.rl.openenv import WebMDPAction, WebMDPEnvironment
+from webmdp.rl.server import settle
 from webmdp.rl.trl import environment, method_name
 from webmdp.sites import get_site, site_names
 from webmdp.tasks import Task, distance, generate_site_tasks, informed
@@ -208,6 +209,7 @@ def main() -> None:
     names = sys.argv[2].split(",") if len(sys.argv) > 2 else [*site_names(), "cross-site"]
     groups = {n: (list(cross_tasks()[:CROSS_TASKS]) if n == "cross-site"
                   else generate_site_tasks(get_site(n))[:per]) for n in names}
+    settle()  # as rl serve does once its pools are read: no step pays a full collection
     cost_table(groups)
     stalls()
     integrations()
