@@ -20,6 +20,7 @@ import sys
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
+from types import ModuleType
 
 from webmdp.core.spec import ActionSpec, ParamSpec
 from webmdp.errors import WebMDPError
@@ -236,27 +237,81 @@ def cli_reference() -> str:
                         "option and default, as `--help` prints them.\n\n## `webmdp`", 1)
 
 
+API_GROUPS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "Environments and tasks": (
+        "Build an environment for a task, pick tasks, check a state against a task's goal.",
+        ("make", "env_ids", "select_tasks", "Task", "Condition", "TaskTemplate", "Draft",
+         "verify")),
+    "Runs": ("Run agents on tasks and keep every episode's trace.",
+             ("run_tasks", "RunConfig", "EpisodeTrace")),
+    "Agents": ("Write an agent (one action per observation), or use a built-in one.",
+               ("Agent", "AgentOutput", "SemanticView", "PlanningAgent", "make_agent",
+                "agent_names", "register_agent", "AGENTS", "GRAMMARS", "GrammarInfo",
+                "PROVIDERS", "Provider")),
+    "Metrics": ("Score an episode the papers' way, or a whole run.",
+                ("episode_metrics", "EpisodeMetrics", "aggregate", "load_run")),
+    "Sites": ("Declare a site of your own: its actions, state, world and catalogue.",
+              ("Site", "ModularSite", "SiteLogic", "BrowseState", "Catalog", "Facet", "Sort",
+               "FindTemplate", "declare_action", "Action", "ActionSpec", "ParamSpec",
+               "SurfaceKind", "SkillCategory", "State", "World", "WorldSpec", "Observation",
+               "SITES", "get_site", "site_names", "register_site")),
+    "Plugins and errors": ("The registries plugins add to, their version, and the errors "
+                           "webmdp raises for bad input.",
+                           ("Registry", "PluginError", "PLUGIN_API", "WebMDPError",
+                            "ConfigError", "__version__")),
+}
+"""The Python API page's groups, by what a user does; every name of ``webmdp.__all__`` is in
+exactly one (``tests/docs`` checks)."""
+
+
 def api_reference() -> str:
-    """One mkdocstrings block per name of ``webmdp.__all__``, from its defining module."""
+    """The Python API page: ``webmdp.__all__`` by what a user does, each name with its
+    signature (a class: its fields and methods), from its defining module's docstrings."""
     import webmdp
+    grouped = [n for _, names in API_GROUPS.values() for n in names]
+    missing = sorted(set(webmdp.__all__) - set(grouped))
+    if missing or len(grouped) != len(set(grouped)):
+        raise ValueError(f"docs_gen.API_GROUPS: every webmdp.__all__ name once; missing "
+                         f"{missing}")
     lines = ["# Python API", "",
              "What `webmdp.__all__` names is the public API: what a script or a plugin may "
              "import and rely on (`webmdp.PLUGIN_API` is its version). Generated from the "
-             "docstrings at build time.", ""]
-    for name in sorted(webmdp.__all__, key=str.lower):
-        obj = getattr(webmdp, name)
-        module = getattr(obj, "__module__", None)
-        if module is None or not hasattr(obj, "__qualname__"):
-            kind = type(obj)
-            shown = (f"`webmdp.{name} = {obj!r}`" if isinstance(obj, str | int | float)
-                     else f"`webmdp.{name}`: a `{kind.__module__}.{kind.__qualname__}`"
-                     + (f" of {obj.kind}s" if isinstance(getattr(obj, "kind", None), str)
-                        else ""))
-            lines += [f"## `{name}`", "", shown, ""]
-            continue
-        lines += [f"## `{name}`", "", f"::: {module}.{obj.__qualname__}",
-                  "    options:", "      show_root_heading: false", "      heading_level: 3", ""]
+             "docstrings at build time; `from webmdp import NAME` reaches each.", ""]
+    lines += [f"- [{title}](#{_anchor(title)}): {sentence}"
+              for title, (sentence, _) in API_GROUPS.items()]
+    lines.append("")
+    for title, (sentence, names) in API_GROUPS.items():
+        lines += [f"## {title}", "", sentence, ""]
+        for name in names:
+            lines += _api_entry(webmdp, name)
     return "\n".join(lines)
+
+
+def _anchor(title: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-")
+
+
+def _api_entry(webmdp: ModuleType, name: str) -> list[str]:
+    obj = getattr(webmdp, name)
+    module = getattr(obj, "__module__", None)
+    if module is None or not hasattr(obj, "__qualname__"):
+        kind = type(obj)
+        shown = (f"`webmdp.{name} = {obj!r}`" if isinstance(obj, str | int | float)
+                 else f"`webmdp.{name}`: a `{kind.__module__}.{kind.__qualname__}`"
+                 + (f" of {obj.kind}s" if isinstance(getattr(obj, "kind", None), str)
+                    else ""))
+        return [f"### `{name}`", "", shown, ""]
+    return [f"::: {module}.{obj.__qualname__}",
+            "    options:",
+            "      show_root_heading: true",
+            "      show_root_full_path: false",
+            "      heading_level: 3",
+            "      separate_signature: true",
+            "      merge_init_into_class: true",
+            "      show_signature_annotations: true",
+            "      show_if_no_docstring: true",
+            "      filters: [\"!^_\", \"!^model_config$\"]",
+            ""]
 
 
 PARTS: dict[str, Callable[..., str]] = {

@@ -115,6 +115,41 @@ def test_no_paragraph_holds_a_list_written_inline(built: Path) -> None:
     assert not inline, "\n".join(inline)
 
 
+def test_the_python_api_page_shows_every_name_with_its_signature(built: Path) -> None:
+    """Every name of ``webmdp.__all__`` on the Python API page, grouped by what a user does:
+    a function with its signature; a class with its constructor's, or (a model, an enum, a
+    base class) with its fields, each typed."""
+    import html as escape
+
+    import webmdp
+
+    page = (built / "reference" / "api" / "index.html").read_text()
+
+    def text(fragment: str) -> str:
+        return " ".join(escape.unescape(re.sub(r"<[^>]+>", "", fragment)).split())
+
+    groups = re.findall(r'<h2 id="[^"]+">(.*?)<a', page)
+    assert len(groups) >= 6 and "Environments and tasks" in text(groups[0]), groups
+    missing = []
+    for name in webmdp.__all__:
+        obj = getattr(webmdp, name)
+        if getattr(obj, "__module__", None) is None or not hasattr(obj, "__qualname__"):
+            if f"<code>{name}</code>" not in page:
+                missing.append(name)
+            continue
+        at = page.find(f'id="{obj.__module__}.{obj.__qualname__}"')
+        after = page[at:at + 30_000]
+        signatures = [text(m) for m in re.findall(
+            r'<div class="doc-signature[^"]*"[^>]*>(.*?)</div>', after, re.S)][:3]
+        if at < 0 or not signatures:
+            missing.append(name)
+        elif not signatures[0].startswith(f"{name}(") and not (
+                isinstance(obj, type) and re.match(r"\w+(: | = )", signatures[0])):
+            missing.append(f"{name}: {signatures[0][:60]}")
+    assert not missing, missing
+    assert "make( env_id: str, *, mode: str" in text(page)
+
+
 def test_the_reference_is_near_the_top_and_code_wraps(built: Path) -> None:
     """The nav reaches the Reference without scrolling the sidebar (it is among the first
     entries), and code blocks wrap long lines instead of cutting them off."""
