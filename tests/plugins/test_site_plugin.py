@@ -206,3 +206,36 @@ def test_rl_serve_and_the_trl_class(served: str) -> None:
     for action in [*task.oracle_actions(), finish]:
         getattr(env, method_name(action.name))(**action.params)
     assert env.get_reward() == 1.0 and env.success is True
+
+
+def test_a_site_package_without_its_pages_is_refused_before_the_first_browser_episode(
+        tmp_path: Path) -> None:
+    """A site package installed without its package data (no views/): a browser run says so
+    in one line before any episode (it waited through the server's retries and printed its
+    tracebacks); a semantic run, which needs no pages, still runs."""
+    import shutil
+
+    src = Path(__file__).resolve().parents[2] / "examples" / "site-plugin" / "src"
+    pkg = tmp_path / "nopages_lib"
+    shutil.copytree(src / "webmdp_library", pkg,
+                    ignore=shutil.ignore_patterns("views", "static", "__pycache__"))
+    for py in pkg.glob("*.py"):
+        py.write_text(py.read_text().replace("webmdp_library", "nopages_lib")
+                      .replace('name = "library"', 'name = "nopages"'))
+    site = {"webmdp.sites": {"nopages": "nopages_lib.site:LibrarySite"}}
+    env = {**os.environ, "PYTHONPATH": str(tmp_path), "WEBMDP_PLUGINS": json.dumps(site)}
+    webmdp = str(Path(sys.executable).parent / "webmdp")
+    browser = subprocess.run([webmdp, "run", "--site", "nopages", "--agent", "oracle",
+                              "--mode", "browser", "--limit", "1", "--out", str(tmp_path / "b")],
+                             env=env, capture_output=True, text=True, timeout=300)
+    said = (browser.stdout + browser.stderr).strip().splitlines()
+    assert browser.returncode == 2, said
+    assert said[-1].startswith("error: site 'nopages' has no views/ folder in its package "
+                               "nopages_lib"), said
+    assert "Traceback" not in browser.stderr
+    assert not (tmp_path / "b" / "results.jsonl").exists() or \
+        not (tmp_path / "b" / "results.jsonl").read_text().strip()
+    semantic = subprocess.run([webmdp, "run", "--site", "nopages", "--agent", "oracle",
+                               "--mode", "semantic", "--limit", "1", "--out", str(tmp_path / "s")],
+                              env=env, capture_output=True, text=True, timeout=300)
+    assert semantic.returncode == 0, semantic.stderr[-2000:]

@@ -13,11 +13,12 @@ from __future__ import annotations
 import contextlib
 import re
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from webmdp.errors import ConfigError
 from webmdp.paths import check_name
 from webmdp.runner import manifest as mf
 from webmdp.runner.lock import owned
@@ -105,6 +106,22 @@ def prepare(plan: RunPlan) -> tuple[RunStore, dict[str, Any] | None, list[Episod
     return store, manifest, plan.specs(finished)
 
 
+def check_pages(task_ids: set[str], tasks: Sequence[Task]) -> None:
+    """Before the first browser episode: every site the episodes render has its pages (its
+    package's ``views/`` folder). A site package installed without its package data failed
+    each episode only after the server's retries; this is one line at once."""
+    from webmdp.core.registry import get_site
+    from webmdp.sites._common.views import CROSS, site_folder
+
+    sites = sorted({s for t in tasks if t.id in task_ids for s in (t.site, *(t.sites or ()))})
+    for site in sites:
+        if site_folder(site, "views") is None:
+            package = "webmdp.sites.cross" if site == CROSS else get_site(site).package()
+            raise ConfigError(f"site {site!r} has no views/ folder in its package {package}: "
+                              "its package data was not installed, so browser mode has no "
+                              "pages to show (semantic mode needs none; docs/extending.md)")
+
+
 def execute_run(plan: RunPlan, on_change: Callable[[Tally], None] | None = None,
                 on_record: Callable[[dict[str, Any]], None] | None = None) -> Outcome:
     """Run ``plan``; ``on_change`` sees the tally as it moves, ``on_record`` each stored
@@ -118,6 +135,8 @@ def execute_run(plan: RunPlan, on_change: Callable[[Tally], None] | None = None,
 def _execute(plan: RunPlan, on_change: Callable[[Tally], None] | None,
              on_record: Callable[[dict[str, Any]], None] | None) -> Outcome:
     store, manifest, specs = prepare(plan)
+    if specs and plan.mode == "browser":
+        check_pages({s.task_id for s in specs}, plan.tasks)
     if specs and plan.preflight is not None:
         plan.preflight()
     invocation = None
