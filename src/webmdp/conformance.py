@@ -108,6 +108,7 @@ def _check_declared(site: Site, rep: CheckReport) -> None:
 def _explore(site: Site, starts, rep: CheckReport, max_states: int, render_app) -> None:
     seen: set[State] = set()
     queue = deque(starts)
+    unbound: dict[tuple[str, str], dict[str, None]] = {}
     while queue and len(seen) < max_states:
         world, state = queue.popleft()
         if state in seen:
@@ -124,7 +125,7 @@ def _explore(site: Site, starts, rep: CheckReport, max_states: int, render_app) 
         bound = bound_pairs(render_app(site.name, obs, error=None))
         for act in obs.available:
             if (act.name, json.dumps(dict(act.params), sort_keys=True)) not in bound:
-                rep.problems.append(f"{obs.surface}: view does not bind {act}")
+                unbound.setdefault((obs.surface, act.name), {})[str(act)] = None
             try:
                 nxt = site.step(state, fill(site, act), world)
             except InvalidAction:
@@ -134,5 +135,9 @@ def _explore(site: Site, starts, rep: CheckReport, max_states: int, render_app) 
             else:  # novelty first: states behind a new action lead to further new actions
                 rep.actions_reached.add(act.name)
                 queue.appendleft((world, nxt))
+    for (surface, name), acts in unbound.items():  # one line per control, not per entity
+        shown = list(acts)
+        more = f" and {len(shown) - 1} more like it" if len(shown) > 1 else ""
+        rep.problems.append(f"{surface}: view does not bind {name}: {shown[0]}{more}")
     rep.states_visited = len(seen)
     rep.problems = list(dict.fromkeys(rep.problems))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from webmdp.conformance import bound_pairs, check_site, fill
@@ -76,3 +78,22 @@ def test_state_replace_equals_dataclasses_replace() -> None:
     assert s.surface == "ThreadList"  # the original is untouched
     with pytest.raises(TypeError, match="no field 'nope'"):
         s.replace(nope=1)
+
+
+def test_an_unbound_control_on_many_entities_is_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A view that forgets a per-entity control (one OpenProduct per card) is reported once
+    per surface and action, with one example and how many more, not once per entity."""
+    from webmdp.sites._common import views
+
+    real = views.render_app
+
+    def forgetful(site, obs, **kw):  # type: ignore[no-untyped-def]
+        return real(site, obs, **kw).replace('data-action="OpenProduct"', 'data-x="OpenProduct"')
+
+    monkeypatch.setattr(views, "render_app", forgetful)
+    rep = check_site(get_site("shopping"), tasks_per_template=1)
+    lines = [p for p in rep.problems if "does not bind OpenProduct" in p]
+    surfaces = {p.split(":", 1)[0] for p in lines}
+    assert lines and len(lines) == len(surfaces)  # one line per surface
+    assert any(re.search(r"OpenProduct\(product_id='PRD-\d+'\) and \d+ more like it", p)
+               for p in lines), lines
