@@ -314,6 +314,86 @@ def _api_entry(webmdp: ModuleType, name: str) -> list[str]:
             ""]
 
 
+TOOLKIT: tuple[tuple[str, str, tuple[str, ...]], ...] = (
+    ("The site", "A site is a `ModularSite`: a state class, a start surface, its actions, and "
+     "three pure functions (world, transition, observe) with its facts.",
+     ("webmdp.sites._common.site.ModularSite", "webmdp.sites._common.site.SiteLogic",
+      "webmdp.core.spec.declare_action", "webmdp.core.spec.ParamSpec")),
+    ("Listings", "A listing is a declared `Catalog`: search, facets, sorts and paging, with "
+     "their actions and transitions, mixed into the state by `BrowseState`.",
+     ("webmdp.sites._common.catalog.Catalog", "webmdp.sites._common.catalog.Facet",
+      "webmdp.sites._common.catalog.Sort", "webmdp.sites._common.catalog.BrowseState")),
+    ("Task templates", "A template pins a target and its hard negatives in one group; its "
+     "settings below are tables the default methods read (`fits` from `wants` and `fixed`, "
+     "the oracle's prefix from `by`, `narrow` and `order`, its inspection from `opener`, the "
+     "commit from `commit_after` / `commit_with`, the verifier from `marked` and `stored`).",
+     ("webmdp.sites._common.templates.PinnedTemplate", "webmdp.sites._common.tasklib.FindTemplate",
+      "webmdp.sites._common.templates.Step", "webmdp.sites._common.tasklib.pin_split",
+      "webmdp.sites._common.tasklib.filler", "webmdp.sites._common.tasklib.distinct",
+      "webmdp.sites._common.tasklib.shown")),
+    ("Views", "A site's pages are Jinja templates in its package's `views/` folder, rendered "
+     "with autoescaping; these functions are their globals, beside the macros below.",
+     ("webmdp.sites._common.views.act", "webmdp.sites._common.views.drag",
+      "webmdp.sites._common.views.testid", "webmdp.sites._common.views.money",
+      "webmdp.sites._common.views.slider_scale")),
+)
+"""The toolkit reference's sections: (title, one sentence, the objects documented)."""
+
+
+def toolkit_reference() -> str:
+    """The site toolkit's reference: how a site package is laid out and found, then each part
+    from its docstrings, the facet kinds from :data:`FACET_KINDS` and the widget macros from
+    ``views/kit.html`` itself."""
+    from webmdp.sites._common.catalog import FACET_KINDS
+
+    lines = ["# Site toolkit reference", "",
+             "What a site package uses (`from webmdp.sites.toolkit import ...`; "
+             "[Extend webmdp](../extending.md) walks through an example). Generated from the "
+             "toolkit's docstrings at build time.", "",
+             "## A site package", "",
+             "- `site.py`: the `ModularSite` subclass, registered by the package's entry point "
+             "(group `webmdp.sites`) or by `webmdp.register_site`.",
+             "- `templates.py` beside it: `TEMPLATES`, a mapping of name to task template, read "
+             "on first use from the site class's own package (`ModularSite.templates`); an "
+             "optional `dial.py` holds `DIAL_TEMPLATES`, the difficulty dial's.",
+             "- `views/` and `static/`: the pages and their files, found through the package "
+             "(`importlib.resources`), so they must be package data of the distribution "
+             "(a browser run refuses a site without them, in one line).", ""]
+    for title, sentence, paths in TOOLKIT:
+        lines += [f"## {title}", "", sentence, ""]
+        if title == "Listings":
+            lines += ["Facet kinds (`Facet.kind`):", "", "| kind | what it is |", "|---|---|",
+                      *(f"| `{k}` | {v} |" for k, v in FACET_KINDS.items()), ""]
+        for path in paths:
+            lines += [f"::: {path}", "    options:", "      show_root_heading: true",
+                      "      show_root_full_path: false", "      heading_level: 3",
+                      "      separate_signature: true", "      merge_init_into_class: true",
+                      "      show_signature_annotations: true",
+                      "      show_if_no_docstring: true",
+                      "      filters: [\"!^_\", \"!^model_config$\"]", ""]
+        if title == "Views":
+            lines += _kit_macros()
+    return "\n".join(lines)
+
+
+def _kit_macros() -> list[str]:
+    """The widget macros of ``views/kit.html``: name, parameters and their comment."""
+    from webmdp.sites._common import views
+
+    kit = (Path(views.__file__).parent / "views" / "kit.html").read_text()
+    rows = []
+    macro = r"(?:\{#-(?P<doc>(?:(?!-#\}).)*)-#\}\s*)?\{% macro (?P<name>\w+)\((?P<args>[^)]*)\)"
+    for m in re.finditer(macro, kit, re.S):
+        doc = " ".join((m["doc"] or "").split()).replace("|", "\\|")
+        doc = "" if "{% import" in doc else doc  # the file's own header
+        args = " ".join(m["args"].split()).replace("|", "\\|")
+        rows.append(f"| `{m['name']}` | `{args}` | {doc} |")
+    return ["### Widget macros (`views/kit.html`)", "",
+            "`{% import \"kit.html\" as kit %}`, then `{{ kit.search_box(ctx, avail) }}`; "
+            "each binds only the actions `avail` (the available actions' names) offers.", "",
+            "| macro | parameters | what it draws |", "|---|---|---|", *rows, ""]
+
+
 PARTS: dict[str, Callable[..., str]] = {
     "site": site_tables, "site-surfaces": site_surfaces, "site-actions": site_actions,
     "site-fields": site_fields, "site-templates": site_templates, "site-tasks": site_tasks,

@@ -1,8 +1,9 @@
 """MkDocs hooks: the pages and tables generated from the code (``scripts/docs_gen.py``).
 
-``on_files`` adds the two reference pages that are entirely generated (the CLI, by Typer's own
-generator, and the Python API, by mkdocstrings); ``on_page_markdown`` expands the markers a
-hand-written page holds (``<!-- webmdp:site mail -->``) into the tables the code gives.
+``on_files`` adds the reference pages that are entirely generated (the CLI, by Typer's own
+generator; the Python API and the site toolkit, by mkdocstrings); ``on_page_markdown``
+expands the markers a hand-written page holds (``<!-- webmdp:site mail -->``) into the
+tables the code gives.
 """
 
 from __future__ import annotations
@@ -16,7 +17,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import docs_gen
 
-GENERATED = {"reference/cli.md": docs_gen.cli_reference, "reference/api.md": docs_gen.api_reference}
+GENERATED = {"reference/cli.md": docs_gen.cli_reference, "reference/api.md": docs_gen.api_reference,
+             "reference/toolkit.md": docs_gen.toolkit_reference}
 
 
 def on_files(files: Any, config: Any) -> Any:

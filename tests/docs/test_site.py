@@ -150,6 +150,27 @@ def test_the_python_api_page_shows_every_name_with_its_signature(built: Path) ->
     assert "make( env_id: str, *, mode: str" in text(page)
 
 
+def test_the_site_toolkit_reference_documents_what_a_plugin_uses(built: Path) -> None:
+    """A plugin author's reference: each template setting, each facet kind, ``act()`` and the
+    widget macros, and where ``templates.py`` and ``views/`` are found; extending.md points
+    to it."""
+    from webmdp.sites._common.catalog import FACET_KINDS
+
+    page = (built / "reference" / "toolkit" / "index.html").read_text()
+    for setting in ("wants", "fixed", "marked", "opener", "by", "narrow", "order",
+                    "commit_after", "commit_with", "stored", "keys", "best_by"):
+        assert re.search(rf'id="webmdp\.sites\._common\.templates\.PinnedTemplate\.{setting}"',
+                         page), setting
+    for kind in FACET_KINDS:
+        assert f"<td><code>{kind}</code></td>" in page, kind
+    assert 'id="webmdp.sites._common.views.act"' in page
+    for macro in ("search_box", "facet", "stars", "sort_th"):
+        assert f"<td><code>{macro}</code></td>" in page, macro
+    assert "templates.py" in page and "TEMPLATES" in page and "views/" in page
+    extending = (built / "extending" / "index.html").read_text()
+    assert 'href="../reference/toolkit/"' in extending
+
+
 def test_the_reference_is_near_the_top_and_code_wraps(built: Path) -> None:
     """The nav reaches the Reference without scrolling the sidebar (it is among the first
     entries), and code blocks wrap long lines instead of cutting them off."""

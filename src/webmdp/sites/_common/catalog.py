@@ -53,6 +53,23 @@ from webmdp.sites._common.listing import page_count, page_slice, turn_page
 
 B = TypeVar("B", bound="BrowseState")
 FacetKind = Literal["one", "any", "all", "min", "range", "flag"]
+FACET_KINDS: dict[str, str] = {
+    "one": "one option at a time (a department, a cuisine); its action takes the option, and "
+           "picking the active one again clears it unless `toggles` is False; an entity "
+           "passes when its field equals the option",
+    "any": "options ticked one by one (brands); an entity passes when its field is any "
+           "ticked option",
+    "all": "options ticked one by one (amenities, topics); an entity passes when its "
+           "list field holds every ticked option",
+    "min": "a threshold among the options (a minimum rating, at least N stars); an entity "
+           "passes when its field is at least the option",
+    "range": "a `min` / `max` pair, either optional (a price range; the page may draw it as a "
+             "slider); an entity passes when its field lies within",
+    "flag": "on or off, no parameter (Prime only, unread only); an entity passes when its "
+            "field is true (or, with `held`, its id is in the state's set of that name)",
+}
+"""What each :class:`Facet` ``kind`` asks of its action and of an entity (the toolkit
+reference generates its table from this)."""
 FilterValue = str | tuple[str, ...] | tuple[float | None, float | None] | bool
 Filters = tuple[tuple[str, Any], ...]
 
@@ -79,7 +96,9 @@ class BrowseState(State):
 
 @dataclass(frozen=True)
 class Facet:
-    """One filter of the sidebar. ``action`` sets it; ``param`` names its choice parameter."""
+    """One filter of the sidebar. ``action`` sets it; ``param`` names its choice parameter;
+    ``kind`` is one of :data:`FACET_KINDS` (``one``, ``any``, ``all``, ``min``, ``range``,
+    ``flag``); ``field`` is the entity field it reads (default: its name)."""
 
     name: str
     label: str

@@ -62,8 +62,12 @@ class PinnedTemplate(TaskTemplate):
     the table and the defaults below build the method from it."""
 
     sentence: ClassVar[str] = ""
+    """The instruction: a format string over the params and the phrases ``words(p)`` adds."""
     best_by: ClassVar[str] = ""
+    """A superlative: among the entities that fit, the one with the extreme value of this
+    field is the target (the lowest, unless ``highest``)."""
     highest: ClassVar[bool] = False
+    """``best_by`` picks the highest value instead of the lowest."""
     keys: ClassVar[tuple[str, ...]] = ()
     """The params every entity of the group shares, also the first card fields."""
     card: tuple[str, ...] = ()
@@ -75,6 +79,8 @@ class PinnedTemplate(TaskTemplate):
     ids: ClassVar[str] = ""
     """The id prefix of the entities the instruction picks among."""
     opener: ClassVar[tuple[str, str, str]]
+    """(open action, back action, entity parameter): how the oracle opens each candidate it
+    inspects and goes back to the list (``("OpenBook", "BackToResults", "book_id")``)."""
     wants: ClassVar[Mapping[str, str]] = {}
     """``fits``: entity field -> the param it must equal (a list field: hold, see :func:`holds`)."""
     fixed: ClassVar[Mapping[str, Any]] = {}

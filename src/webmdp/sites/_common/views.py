@@ -36,6 +36,11 @@ def testid(action: str, params: dict[str, Any]) -> str:
 
 
 def act(action: str, quiet: bool = False, **params: Any) -> Markup:
+    """The attributes that bind an element to a semantic action: ``<a href="#" {{ act(
+    "OpenBook", book_id=b.id) }}>``. A click (a form's submit, for a form; its fields fill the
+    parameters it leaves out) sends ``action`` with ``params`` to the MDP; the conformance
+    check finds every available action bound this way. ``quiet``: a step the agent's screen
+    does not announce (a hover preview)."""
     attrs = (f'data-action="{escape(action)}" data-params="{escape(json.dumps(params))}" '
              f'data-testid="{escape(testid(action, params))}"')
     if quiet:
@@ -64,6 +69,7 @@ def slider_scale(lo: float, hi: float, *, notches: int = 100) -> tuple[int, int,
 
 
 def money(value: float) -> str:
+    """A price as the pages show it: ``$1,234.50``."""
     return f"${value:,.2f}"
 
 
