@@ -39,19 +39,33 @@ def test_a_semantic_run_imports_no_browser_server_or_pandas(tmp_path: Path) -> N
 
 
 def test_the_task_set_hash_from_stored_bytes_is_the_dumped_one() -> None:
-    """Tasks read from the disk cache hash from the cache's stored bytes (a sidecar), and a
-    task made in this process from its dump: both give the hash runs have always stored."""
+    """Tasks read from the disk cache hash from the cache's stored bytes (through a sidecar of
+    digests, 65 bytes a task: no second copy of any task), and a task made in this process
+    from its dump: both give the same hash, on the current basis (each task's digest) and on
+    the older ones runs stored (the canonical lines themselves)."""
     import hashlib
 
     from support import site_tasks
-    from webmdp.runner.manifest import _canonical, task_set_hash
-    from webmdp.tasks.cache import task_lines
+    from webmdp.runner.manifest import HASH_BASIS, _canonical, task_set_hash
+    from webmdp.tasks.cache import _ORIGIN, _read, cached_path, task_lines
 
-    tasks = list(site_tasks("chat")[::7])
+    site_tasks("chat")  # built (and stored) once per session
+    entry = cached_path("chat-180")
+    assert entry is not None
+    tasks = list(_read(entry)[::7])  # read back from the stored bytes
     copies = [t.model_copy() for t in tasks]  # not read from the cache: dumped
-    expected = hashlib.sha256()
-    for t in sorted(tasks, key=lambda t: t.id):
-        expected.update(_canonical(t.model_dump(mode="json"), basis=2) + b"\n")
-    assert task_set_hash(tasks) == task_set_hash(copies) == expected.hexdigest()
+    ordered = sorted(tasks, key=lambda t: t.id)
+    lines = [_canonical(t.model_dump(mode="json"), basis=2) for t in ordered]
+    digests = hashlib.sha256(b"".join(hashlib.sha256(x).hexdigest().encode() + b"\n"
+                                      for x in lines))
+    older = hashlib.sha256(b"".join(x + b"\n" for x in lines))
+    assert HASH_BASIS == 3
+    assert task_set_hash(tasks) == task_set_hash(copies) == digests.hexdigest()
+    assert task_set_hash(tasks, basis=2) == task_set_hash(copies, basis=2) == older.hexdigest()
     assert task_set_hash(tasks, basis=1) == task_set_hash(copies, basis=1)
+    assert _ORIGIN[id(tasks[0])][1] == entry
+    side = entry.with_name(f"{entry.name}.digest3").read_bytes().splitlines()
+    assert len(side) == len(entry.read_bytes().splitlines())
+    assert all(len(d) == 64 for d in side)
+    assert not entry.with_name(f"{entry.name}.hash2").exists()
     assert task_lines(tasks) == [t.model_dump_json().encode() for t in tasks]

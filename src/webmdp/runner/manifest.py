@@ -35,7 +35,11 @@ DERIVED = ("version", "difficulty", "domain", "answer_type", "answer")
 """Task fields computed from the rest (format version, measured difficulty, the template's
 domain and answer type): a task set's hash leaves them out, so measuring something new about
 the same tasks keeps a run resumable."""
-HASH_BASIS = 2
+HASH_BASIS = 3
+"""3: sha256 over each task's digest (the sha256 of its basis-2 canonical line), so the disk
+cache keeps a 65-byte digest per task beside its entry instead of a second copy of every
+task; 2 and 1: over the canonical lines themselves (runs stored on them resume, checked on
+their own basis)."""
 OPTIONAL = ("sites", "cross")
 """Task fields of format 3 that only cross-site tasks have: left out of the hash when empty,
 so a single-site task set hashes as it did before them (its runs stay resumable)."""
@@ -43,14 +47,20 @@ so a single-site task set hashes as it did before them (its runs stay resumable)
 
 def task_set_hash(tasks: list[Task], *, basis: int = HASH_BASIS) -> str:
     """sha256 over the tasks' canonical JSON, in id order: the same tasks give the same hash.
-    ``basis`` 2 leaves out :data:`DERIVED` fields; 1 is the hash runs made before it stored
-    (task format 1: every field, ``version`` 1, no difficulty). The canonical lines of tasks
-    read from the disk cache come from the cache's stored bytes (a sidecar computed once per
-    set), not from dumping every world again."""
-    canon = functools.partial(_canonical, basis=basis)
+    ``basis`` 3 hashes each task's digest (:data:`HASH_BASIS`); 2 the canonical lines, which
+    leave out :data:`DERIVED` fields; 1 is the hash runs made before that (task format 1:
+    every field, ``version`` 1, no difficulty). For tasks read from the disk cache the
+    digests come from the cache's stored bytes (a sidecar of digests computed once per set),
+    not from dumping every world again."""
     ordered = sorted(tasks, key=lambda t: t.id)
+    if basis >= 3:
+        canon = functools.partial(_canonical, basis=2)
+        lines = canonical_lines(ordered, "digest3",
+                                lambda data: hashlib.sha256(canon(data)).hexdigest().encode())
+    else:  # an old run's basis, computed from the lines and kept nowhere
+        lines = canonical_lines(ordered, "", functools.partial(_canonical, basis=basis))
     h = hashlib.sha256()
-    for line in canonical_lines(ordered, f"hash{basis}", canon):
+    for line in lines:
         h.update(line)
         h.update(b"\n")
     return h.hexdigest()

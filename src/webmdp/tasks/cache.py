@@ -218,8 +218,12 @@ def _entry_lines(entry: Path, kind: str, derive: Callable[[bytes], bytes] | None
     try:
         with _mapped(entry) as raw:
             spans = _spans(raw)
-            if not kind or derive is None:
+            if derive is None:
                 return {i: raw[spans[i][0]:spans[i][1]] for i in wanted if i < len(spans)}
+            if not kind:  # derived for this call only, kept nowhere
+                with paused_gc():
+                    return {i: derive(raw[spans[i][0]:spans[i][1]]) for i in wanted
+                            if i < len(spans)}
             side = entry.with_name(f"{entry.name}.{kind}")
             with contextlib.suppress(OSError, ValueError), _mapped(side) as mm:
                 found = _spans(mm)
