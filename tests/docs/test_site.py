@@ -226,6 +226,27 @@ def test_every_page_loads_without_errors(served: str, built: Path, host: Browser
         ctx.close()
 
 
+def test_the_formulas_on_concepts_render_as_math_offline(served: str, host: BrowserHost) -> None:
+    """The metrics' formulas are typeset by the KaTeX vendored under docs/js/katex: every one
+    rendered, its fonts served by the site itself, nothing failing to load."""
+    ctx = host.browser.new_context()
+    failed: list[str] = []
+    try:
+        page = ctx.new_page()
+        page.on("requestfailed", lambda r: failed.append(r.url))
+        page.on("response", lambda r: failed.append(r.url) if r.status >= 400 else None)
+        page.goto(served + "concepts/", wait_until="networkidle")
+        counts = page.evaluate(
+            "() => [document.querySelectorAll('.arithmatex').length,"
+            " document.querySelectorAll('.arithmatex .katex').length,"
+            " document.querySelectorAll('.arithmatex .katex-error').length,"
+            " document.fonts.check('16px KaTeX_Main')]")
+    finally:
+        ctx.close()
+    assert counts[0] >= 9 and counts[1] == counts[0] and counts[2] == 0, counts
+    assert counts[3] is True and not failed, (counts, failed)
+
+
 def test_search_finds_coverage_at_commit_on_concepts(served: str, host: BrowserHost) -> None:
     ctx = host.browser.new_context()
     try:
