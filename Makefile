@@ -50,9 +50,10 @@ test: setup
 # code: its taskset API, its MCP tool server, `vf-eval` against a scripted model, and
 # verifiers' OpenEnv taskset against `webmdp rl serve`.
 # verifiers and webmdp's `openenv` extra cannot share a virtualenv (verifiers pins mcp 2,
-# OpenEnv's fastmcp wants mcp<2), so it gets one of its own; verifiers' chat loop runs as a
-# uv script, whose packages uv fetches from PyPI on the first run.
-VF_VENV := .venv-verifiers
+# OpenEnv's fastmcp wants mcp<2), so it gets one of its own, inside .venv (tools that walk the
+# source, such as `openenv validate`, which refuses symbolic links, skip .venv); verifiers' chat
+# loop runs as a uv script, whose packages uv fetches from PyPI on the first run.
+VF_VENV := .venv/verifiers
 VF_STAMP := $(VF_VENV)/.installed
 $(VF_STAMP): pyproject.toml
 	@test -x $(VF_VENV)/bin/python || $(PY) -m venv $(VF_VENV)

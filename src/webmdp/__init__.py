@@ -12,8 +12,7 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 from webmdp.plugins import PLUGIN_API
-
-__version__ = "0.2.0"
+from webmdp.version import __version__
 
 _EXPORTS: dict[str, str] = {
     # environments and tasks

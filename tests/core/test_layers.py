@@ -13,7 +13,7 @@ SRC = Path(__file__).resolve().parents[2] / "src"
 PACKAGE = SRC / "webmdp"
 
 LAYERS: list[tuple[str, ...]] = [
-    ("errors", "redact", "paths", "plugins"),
+    ("errors", "redact", "paths", "plugins", "version"),
     ("trace",),
     ("core",),
     ("tracking",),

@@ -31,7 +31,8 @@ ROOT = Path(__file__).resolve().parents[2]
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
 RUNNABLE = {"bash", "python"}
 # Fence languages a page may use; `sh`/`shell`/`py`, or no language, would hide an example.
-KNOWN = RUNNABLE | {"console", "text", "json", "jsonl", "yaml", "toml", "markdown", "html"}
+KNOWN = RUNNABLE | {"console", "text", "json", "jsonl", "yaml", "toml", "markdown", "html",
+                    "bibtex"}
 FENCE = re.compile(
     r"^(?P<indent>[ ]*)```(?P<lang>[A-Za-z0-9_-]*)(?P<info>[^\n]*)\n"
     r"(?P<body>.*?)^(?P=indent)```[ ]*$",

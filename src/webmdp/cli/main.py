@@ -124,7 +124,7 @@ def _fast_exit() -> None:
 
 def _show_version(value: bool) -> None:
     if value:
-        from webmdp import __version__
+        from webmdp.version import __version__
 
         typer.echo(f"webmdp {__version__}")
         raise typer.Exit()

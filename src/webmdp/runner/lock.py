@@ -46,18 +46,24 @@ def owned(root: Path | str, what: str = "run directory") -> Iterator[None]:
         except BlockingIOError:
             raise RunLocked(f"{root}: this {what} is in use by {_owner(fd)}; wait for it to "
                             "end (or stop it) and try again") from None
-        owner = {"host": socket.gethostname(), "pid": os.getpid(),
-                 "started": time.strftime("%Y-%m-%dT%H:%M:%S%z")}
-        os.ftruncate(fd, 0)
-        os.pwrite(fd, json.dumps(owner).encode(), 0)
+        owner = json.dumps({"host": socket.gethostname(), "pid": os.getpid(),
+                            "started": time.strftime("%Y-%m-%dT%H:%M:%S%z")}).encode()
+        os.pwrite(fd, owner, 0)  # written, then cut to length: never empty once written
+        os.ftruncate(fd, len(owner))
         yield
     finally:
         os.close(fd)  # releases the lock
 
 
-def _owner(fd: int) -> str:
-    try:
-        data = json.loads(os.pread(fd, 4096, 0) or b"{}")
-        return f"pid {data['pid']} on {data['host']} (started {data['started']})"
-    except (OSError, ValueError, KeyError, TypeError):
-        return "another process (starting up)"
+def _owner(fd: int, wait_s: float = 1.0) -> str:
+    """Who holds the lock, as its file says; an owner that took the lock an instant ago has
+    not written itself yet, so an unreadable file is read again for up to ``wait_s``."""
+    deadline = time.monotonic() + wait_s
+    while True:
+        try:
+            data = json.loads(os.pread(fd, 4096, 0) or b"{}")
+            return f"pid {data['pid']} on {data['host']} (started {data['started']})"
+        except (OSError, ValueError, KeyError, TypeError):
+            if time.monotonic() >= deadline:
+                return "another process (starting up)"
+            time.sleep(0.02)
