@@ -141,3 +141,18 @@ def test_sets_built_in_parallel_are_the_sets_built_here(tmp_path: Path) -> None:
     again = subprocess.run([sys.executable, "-c", _PARALLEL], env=env, capture_output=True,
                            text=True, timeout=300, check=True).stdout
     assert again == here  # read back from the cache
+
+
+def test_a_task_set_read_from_the_cache_is_frozen_out_of_the_collector() -> None:
+    """A set read from the cache lives as long as the process: its objects go to the
+    collector's permanent generation (the first full collection after a read walked them all
+    once more), and they are the tasks' own (acyclic: dropped sets are still freed)."""
+    code = ("import gc; from webmdp.tasks.sources import site_tasks; site_tasks('chat'); "
+            "from webmdp.tasks import cache; before = gc.get_freeze_count(); "
+            "entry = cache.cached_path('chat-180'); tasks = cache._read(entry); "
+            "print(before, gc.get_freeze_count(), len(tasks))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=300)
+    assert out.returncode == 0, out.stderr[-2000:]
+    before, after, n = map(int, out.stdout.split())
+    assert n == 180 and after - before > 100_000
