@@ -13,15 +13,11 @@ from typing import Any
 import verifiers.v1 as vf
 from pydantic import Field
 
+from webmdp.integrations import episode_record as shared
 from webmdp.rl.episode import RLEpisode, StepResult, observation_text
 from webmdp.tasks.model import Task
 
-MAX_ERROR = 500
-"""Characters of a refused call's error the model reads back: one line."""
-SYSTEM = ("You operate a website to complete the user's task. Each tool is one action on the "
-          "current page; its result is the page after the action. Call exactly one tool per "
-          "turn. When the task is done, or cannot be done, call Finish (with the answer, if "
-          "the task asks for one).")
+SYSTEM = shared.SYSTEM.format(finish="Finish")
 ENDED = "The episode has ended."
 
 
@@ -54,8 +50,9 @@ def page(episode: RLEpisode, obs: dict[str, Any]) -> str:
     return observation_text(obs, episode.task.site)
 
 
-def first_message(episode: RLEpisode) -> str:
-    return f"Task: {episode.task.instruction}\n\nThe page:\n{page(episode, episode.obs)}"
+def opening(episode: RLEpisode) -> str:
+    """The first user message: the instruction and the episode's first page."""
+    return shared.first_message(episode.task, page(episode, episode.obs))
 
 
 def play(episode: RLEpisode, name: str, params: dict[str, Any]) -> StepResult | None:
@@ -63,7 +60,7 @@ def play(episode: RLEpisode, name: str, params: dict[str, Any]) -> StepResult | 
     episode is over."""
     if episode.done:
         return None
-    return episode.step({"name": name.replace("__", "."), "params": params})
+    return episode.step({"name": shared.action_name(name), "params": params})
 
 
 def answer(episode: RLEpisode, step: StepResult | None) -> str:
@@ -71,7 +68,7 @@ def answer(episode: RLEpisode, step: StepResult | None) -> str:
     if step is None:
         return f"Error: {ENDED}"
     if step.error:
-        return "Error: " + " ".join(step.error.split())[:MAX_ERROR]
+        return "Error: " + shared.one_line(step.error)
     return ENDED if episode.done else page(episode, step.obs)
 
 
@@ -79,7 +76,6 @@ def replay(task: Task, reward: str, step_budget: int, calls: list[dict[str, Any]
            out: Path | None) -> dict[str, Any]:
     """The episode the calls made, ended (a model that stopped early fails it), scored: the
     reward, the verdict and the process metrics; with ``out``, its trace saved there."""
-    from webmdp.integrations.episode_record import process_metrics, save_episode
     from webmdp.rl.rewards import final_reward
 
     episode = start(task, reward, step_budget)
@@ -89,11 +85,10 @@ def replay(task: Task, reward: str, step_budget: int, calls: list[dict[str, Any]
                 break
         total = episode.total
         if not episode.done:  # the verdict of what was done: 0, or the rubric's partial root
-            trace = episode.env.seal("agent_error", agent_error="the model stopped before "
-                                     "the episode ended")
+            trace = episode.env.seal("agent_error", agent_error=shared.STOPPED_EARLY)
             total = final_reward(reward, 0.0, trace)  # type: ignore[arg-type]
-        metrics = process_metrics(episode.env.trace, task)
-        path = None if out is None else str(save_episode(out, task, episode.env.trace))
+        metrics = shared.process_metrics(episode.env.trace, task)
+        path = None if out is None else str(shared.save_episode(out, task, episode.env.trace))
     finally:
         episode.close()
     return {"reward": float(total), "metrics": metrics, "trace": path}

@@ -16,7 +16,7 @@ import verifiers.v1 as vf
 
 from webmdp.env.episode import DEFAULT_STEP_BUDGET
 from webmdp.tasks.model import Task
-from webmdp_verifiers.episode import SYSTEM, WebMDPState, first_message, replay, reward_mode, start
+from webmdp_verifiers.episode import SYSTEM, WebMDPState, opening, replay, reward_mode, start
 from webmdp_verifiers.toolset import WebMDPToolset
 
 
@@ -114,7 +114,7 @@ class WebMDPTaskset(vf.Taskset[WebMDPTask, WebMDPConfig]):
 def _prompt(task: Task, reward: str | None, step_budget: int) -> str:
     episode = start(task, reward_mode(task, reward), step_budget)
     try:
-        return first_message(episode)
+        return opening(episode)
     finally:
         episode.close()
 
@@ -125,10 +125,3 @@ def lookup(data: Any) -> Task:
 
     return Catalog(data.scope, data.tasks_file, data.holdout).task(data.task_id)  # type: ignore[arg-type]
 
-
-def actions_of(task: Task) -> list[dict[str, Any]]:
-    """The task's actions: its site's; for a cross-site task, the switcher's and those of
-    the sites it touches."""
-    from webmdp.rl.actions import task_actions
-
-    return task_actions(task)

@@ -16,6 +16,8 @@ from typing import Annotated, Any
 import verifiers.v1 as vf
 from pydantic import Field
 
+from webmdp.integrations.episode_record import tool_name
+from webmdp.rl.actions import task_actions
 from webmdp.rl.episode import RLEpisode
 from webmdp_verifiers.episode import WebMDPState, answer, play, reward_mode, start
 
@@ -37,11 +39,9 @@ class WebMDPToolset(vf.Toolset[vf.ToolsetConfig, WebMDPState]):
     def register(self, mcp: Any) -> None:
         if self.episode is None:
             return  # a shared, task-agnostic instance: no episode, no tools
-        from webmdp_verifiers.taskset import actions_of
-
-        for action in actions_of(self.episode.task):
+        for action in task_actions(self.episode.task):
             mcp.add_tool(self._with_state(self._tool(action["name"], action["parameters"])),
-                         name=action["name"].replace(".", "__"),
+                         name=tool_name(action["name"]),
                          description=action["description"], structured_output=False)
 
     def _tool(self, name: str, schema: dict[str, Any]) -> Any:
@@ -66,7 +66,7 @@ class WebMDPToolset(vf.Toolset[vf.ToolsetConfig, WebMDPState]):
                 pname, inspect.Parameter.KEYWORD_ONLY, annotation=annotation,
                 default=inspect.Parameter.empty if pname in required else None))
         call.__signature__ = inspect.Signature(parameters, return_annotation=str)  # type: ignore[attr-defined]
-        call.__name__ = name.replace(".", "__")
+        call.__name__ = tool_name(name)
         return call
 
 

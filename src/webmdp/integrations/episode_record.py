@@ -15,6 +15,37 @@ from webmdp.trace import EpisodeTrace
 _SAVE = threading.Lock()
 """Episodes end on many threads at once; a run directory's task file takes one at a time."""
 
+SYSTEM = ("You operate a website to complete the user's task. Each tool is one action on the "
+          "current page; its result is the page after the action. Call exactly one tool per "
+          "turn. When the task is done, or cannot be done, call {finish} (with the answer, "
+          "if the task asks for one).")
+"""The system prompt of a tool-calling model (``finish``: the name of the tool that ends)."""
+MAX_ERROR = 500
+"""Characters of a tool error the model reads back: one line."""
+STOPPED_EARLY = "the model stopped before the episode ended"
+"""The agent error of an episode the model left before ``Finish`` or the step budget."""
+
+
+def tool_name(action: str) -> str:
+    """A tool's name for an action: a cross-site action ``mail.Reply`` is ``mail__Reply``
+    (providers allow letters, digits, ``_`` and ``-`` in a function's name)."""
+    return action.replace(".", "__")
+
+
+def action_name(tool: str) -> str:
+    """The action a tool's name stands for (:func:`tool_name` undone)."""
+    return tool.replace("__", ".")
+
+
+def one_line(error: str) -> str:
+    """An error as the model reads it back: one line, at most :data:`MAX_ERROR` characters."""
+    return " ".join(error.split())[:MAX_ERROR]
+
+
+def first_message(task: Task, page: str) -> str:
+    """The conversation's opening user message: the instruction, then the first page."""
+    return f"Task: {task.instruction}\n\nThe page:\n{page}"
+
 
 def process_metrics(trace: EpisodeTrace, task: Task) -> dict[str, Any]:
     """The episode's verdict and process metrics, exact, from its trace: exploration and

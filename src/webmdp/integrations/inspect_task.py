@@ -55,7 +55,17 @@ from inspect_ai.tool import (
 )
 
 from webmdp.env.episode import DEFAULT_STEP_BUDGET
-from webmdp.integrations.episode_record import EpisodeRecord, save_episode
+from webmdp.integrations.episode_record import (
+    MAX_ERROR,
+    STOPPED_EARLY,
+    SYSTEM,
+    EpisodeRecord,
+    action_name,
+    first_message,
+    one_line,
+    save_episode,
+    tool_name,
+)
 from webmdp.rl.actions import gui_actions, task_actions
 from webmdp.rl.episode import RLEpisode, observation_text
 from webmdp.tasks.model import Task as WebTask
@@ -65,14 +75,8 @@ AGENT = "inspect"
 DEFAULT_OUT = "logs/webmdp"
 NO_TOOL_CALL = ("no tool call: act by calling one of the tools (Finish ends the episode, "
                 "with the answer if the task asks for one)")
-MAX_ERROR = 500
-"""Characters of a tool error the model reads back: one line."""
 PROCESS_METRICS = ("exploration_success", "execution_success", "coverage_at_commit", "steps",
                    "recovery", "repetitiveness")
-SYSTEM = ("You operate a website to complete the user's task. Each tool is one action on the "
-          "current page; its result is the page after the action. Call exactly one tool per "
-          "turn. When the task is done, or cannot be done, call {finish} (with the answer, "
-          "if the task asks for one).")
 
 
 @task
@@ -132,8 +136,9 @@ def episode_solver(tasks: dict[str, WebTask], mode: str, step_budget: int, out: 
             tools = make_tools(task, mode)
             state.tools = tools
             finish = "finish" if mode == "browser" else "Finish"
+            opening = first_message(task, _page(episode, episode.obs))
             state.messages = [ChatMessageSystem(content=SYSTEM.format(finish=finish)),
-                              ChatMessageUser(content=_first_message(episode, task))]
+                              ChatMessageUser(content=opening)]
             while not episode.done:
                 state.output = await model.generate(state.messages, tools)
                 state.messages.append(state.output.message)
@@ -167,18 +172,13 @@ def _start(task: WebTask, mode: str, step_budget: int, agent: str) -> RLEpisode:
 def _finish(episode: RLEpisode, record: EpisodeRecord, out: Path) -> None:
     try:
         if not episode.done and episode.env is not None:
-            episode.env.seal("agent_error", agent_error="the model stopped before the "
-                             "episode ended")
+            episode.env.seal("agent_error", agent_error=STOPPED_EARLY)
         record.done(episode)
         record.path = str(save_episode(out, record.task, episode.env.trace))
     finally:
         episode.close()
         if episode.seat is not None:
             episode.seat.close()
-
-
-def _first_message(episode: RLEpisode, task: WebTask) -> str:
-    return f"Task: {task.instruction}\n\nThe page:\n{_page(episode, episode.obs)}"
 
 
 def _page(episode: RLEpisode, obs: dict[str, Any]) -> str:
@@ -206,12 +206,6 @@ def _no_direct_call() -> Any:
     return call
 
 
-def tool_name(action: str) -> str:
-    """A tool's name for an action: a cross-site action ``mail.Reply`` is ``mail__Reply``
-    (providers allow letters, digits, ``_`` and ``-`` in a function's name)."""
-    return action.replace(".", "__")
-
-
 async def _call(episode: RLEpisode, call: ToolCall, mode: str) -> ChatMessageTool:
     """One tool call as one step of the episode. Inspect would check the arguments against
     the schema first and answer a bad one with the whole value (a 1 MB argument, 1 MB back):
@@ -219,7 +213,7 @@ async def _call(episode: RLEpisode, call: ToolCall, mode: str) -> ChatMessageToo
     def answer(content: Any = "", error: str | None = None) -> ChatMessageTool:
         return ChatMessageTool(content=content, tool_call_id=call.id, function=call.function,
                                error=None if error is None else ToolCallError(
-                                   "parsing", " ".join(error.split())[:MAX_ERROR]))
+                                   "parsing", one_line(error)))
 
     if episode.done:
         return answer(error="the episode is over")
@@ -227,8 +221,8 @@ async def _call(episode: RLEpisode, call: ToolCall, mode: str) -> ChatMessageToo
         step = await asyncio.to_thread(episode.invalid, f"unreadable arguments for "
                                        f"{call.function[:80]}", str(call.arguments)[:MAX_ERROR])
         return answer(error=step.error)
-    name = call.function.replace("__", ".")
-    step = await asyncio.to_thread(episode.step, {"name": name, "params": call.arguments})
+    step = await asyncio.to_thread(episode.step, {"name": action_name(call.function),
+                                                  "params": call.arguments})
     if step.error:
         return answer(error=step.error)
     return answer(_result(episode, step.obs, mode))
