@@ -3,7 +3,9 @@
 
 from __future__ import annotations
 
-from webmdp.core.model import State
+from collections.abc import Callable
+
+from webmdp.core.model import State, World
 from webmdp.sites.housing.mdp import _cards
 from webmdp.sites.housing.state import HousingState
 from webmdp.tasks.distance import Bound, Facts, InformedBound, Problem, Unseen, unmet
@@ -16,24 +18,33 @@ def housing_bound(p: Problem) -> Bound:
     (UnsaveHome on SavedHomes only takes a card away), so when some home still to be saved or
     unsaved is on no card and not open, another action comes first. Every other unmet
     condition takes at least one action; the two parts may share it, so their maximum."""
-    adds = [c.value for c in p.task.verifier if c.fact == "saved" and c.op == "contains"]
-    drops = [c.value for c in p.task.verifier if c.fact == "saved" and c.op == "not_contains"]
+    todo = _hearts(p)
     rest = [c for c in p.task.verifier
             if c.fact != "saved" or c.op not in ("contains", "not_contains")]
     world = p.world
 
     def bound(state: State, facts: Facts, look: bool) -> float:
         assert isinstance(state, HousingState)
-        todo = [h for h in adds if h not in state.saved]
-        todo += [h for h in drops if h in state.saved]
-        h = len(todo)
-        if todo and look:
-            here = ({state.focus} if state.surface == "PropertyDetail"
-                    else set(_cards(state, world)))
-            h += any(x not in here for x in todo)
+        hearts = todo(state)
+        h = len(hearts)
+        if hearts and look:
+            here = _here(state, world)
+            h += any(x not in here for x in hearts)
         return float(max(h, unmet(rest, facts)))
 
     return bound
+
+
+def _hearts(p: Problem) -> Callable[[HousingState], list[str]]:
+    """The homes still to save or unsave in a state: one SaveHome or UnsaveHome each."""
+    adds = [c.value for c in p.task.verifier if c.fact == "saved" and c.op == "contains"]
+    drops = [c.value for c in p.task.verifier if c.fact == "saved" and c.op == "not_contains"]
+    return lambda s: [h for h in adds if h not in s.saved] + [h for h in drops if h in s.saved]
+
+
+def _here(s: HousingState, world: World) -> set[str | None]:
+    """The homes a heart can act on without another action: the open one, or the cards."""
+    return {s.focus} if s.surface == "PropertyDetail" else set(_cards(s, world))
 
 
 def housing_informed(p: Problem) -> InformedBound:
@@ -46,22 +57,20 @@ def housing_informed(p: Problem) -> InformedBound:
     agent's once ShowListingAgent opens them), which OpenProperty opens from a card on screen
     and CancelTour or SubmitTourRequest returns to from its tour form; SaveHome and UnsaveHome
     change no screen, so they reveal nothing, and the two counts add up."""
-    adds = [c.value for c in p.task.verifier if c.fact == "saved" and c.op == "contains"]
-    drops = [c.value for c in p.task.verifier if c.fact == "saved" and c.op == "not_contains"]
+    todo = _hearts(p)
     world = p.world
 
     def bound(state: State, facts: Facts, unseen: Unseen, look: bool) -> float:
         assert isinstance(state, HousingState)
-        todo = [h for h in adds if h not in state.saved]
-        todo += [h for h in drops if h in state.saved]
+        hearts = todo(state)
         if not look:
-            return float(len(todo) + bool(unseen))
-        here = {state.focus} if state.surface == "PropertyDetail" else set(_cards(state, world))
-        nav = int(any(x not in here for x in todo))
+            return float(len(hearts) + bool(unseen))
+        here = _here(state, world)
+        nav = int(any(x not in here for x in hearts))
         near = here | ({state.focus} if state.surface == "TourRequest" else set())
         for gap, homes in unseen:  # CancelTour goes back to the home's page
             first = 1 if any(h in near for h in homes) else 2
             nav = max(nav, first + (len(homes) - 1) * (1 if gap == 1 else 2))
-        return float(len(todo) + nav)
+        return float(len(hearts) + nav)
 
     return bound
