@@ -212,10 +212,17 @@ class ScriptedModelServer:
                     self._send(status, payload)
 
             def _send(self, status: int, payload: dict[str, Any]) -> None:
-                data = json.dumps(payload).encode()
+                self._write(status, json.dumps(payload).encode(), "application/json")
+
+            def _send_events(self, events: list[dict[str, Any]]) -> None:
+                self._write(200, b"".join(b"data: " + json.dumps(e).encode() + b"\n\n"
+                                          for e in events) + b"data: [DONE]\n\n",
+                            "text/event-stream")
+
+            def _write(self, status: int, data: bytes, content_type: str) -> None:
                 try:
                     self.send_response(status)
-                    self.send_header("content-type", "application/json")
+                    self.send_header("content-type", content_type)
                     self.send_header("content-length", str(len(data)))
                     if status == 429:
                         self.send_header("retry-after", "0")
@@ -223,18 +230,6 @@ class ScriptedModelServer:
                     self.wfile.write(data)
                 except (BrokenPipeError, ConnectionResetError):
                     pass  # the client gave up (its timeout): nothing left to answer
-
-            def _send_events(self, events: list[dict[str, Any]]) -> None:
-                data = b"".join(b"data: " + json.dumps(e).encode() + b"\n\n"
-                                for e in events) + b"data: [DONE]\n\n"
-                try:
-                    self.send_response(200)
-                    self.send_header("content-type", "text/event-stream")
-                    self.send_header("content-length", str(len(data)))
-                    self.end_headers()
-                    self.wfile.write(data)
-                except (BrokenPipeError, ConnectionResetError):
-                    pass
 
             def log_message(self, format: str, *args: Any) -> None:
                 return  # quiet: tests read ``requests`` instead
