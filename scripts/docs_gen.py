@@ -301,17 +301,17 @@ def _api_entry(webmdp: ModuleType, name: str) -> list[str]:
                  + (f" of {obj.kind}s" if isinstance(getattr(obj, "kind", None), str)
                     else ""))
         return [f"### `{name}`", "", shown, ""]
-    return [f"::: {module}.{obj.__qualname__}",
-            "    options:",
-            "      show_root_heading: true",
-            "      show_root_full_path: false",
-            "      heading_level: 3",
-            "      separate_signature: true",
-            "      merge_init_into_class: true",
-            "      show_signature_annotations: true",
-            "      show_if_no_docstring: true",
-            "      filters: [\"!^_\", \"!^model_config$\"]",
-            ""]
+    return _documented(f"{module}.{obj.__qualname__}")
+
+
+def _documented(path: str) -> list[str]:
+    """A mkdocstrings block for ``path``: its heading with its signature (a class: its
+    constructor's, merged), and every public member, documented or not, typed."""
+    return [f"::: {path}", "    options:", "      show_root_heading: true",
+            "      show_root_full_path: false", "      heading_level: 3",
+            "      separate_signature: true", "      merge_init_into_class: true",
+            "      show_signature_annotations: true", "      show_if_no_docstring: true",
+            "      filters: [\"!^_\", \"!^model_config$\"]", ""]
 
 
 TOOLKIT: tuple[tuple[str, str, tuple[str, ...]], ...] = (
@@ -365,12 +365,7 @@ def toolkit_reference() -> str:
             lines += ["Facet kinds (`Facet.kind`):", "", "| kind | what it is |", "|---|---|",
                       *(f"| `{k}` | {v} |" for k, v in FACET_KINDS.items()), ""]
         for path in paths:
-            lines += [f"::: {path}", "    options:", "      show_root_heading: true",
-                      "      show_root_full_path: false", "      heading_level: 3",
-                      "      separate_signature: true", "      merge_init_into_class: true",
-                      "      show_signature_annotations: true",
-                      "      show_if_no_docstring: true",
-                      "      filters: [\"!^_\", \"!^model_config$\"]", ""]
+            lines += _documented(path)
         if title == "Views":
             lines += _kit_macros()
     return "\n".join(lines)
