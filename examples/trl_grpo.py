@@ -98,7 +98,9 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
         p.error("--limit must be at least 1")
     if args.tasks and args.split not in (None, "file"):
         p.error(f"--tasks is the split 'file'; --split {args.split} would ignore it")
-    args.split = args.split or ("file" if args.tasks else "train")
+    from webmdp.rl.splits import default_split
+
+    args.split = default_split(args.split, args.tasks)
     return args
 
 

@@ -251,7 +251,9 @@ def dataset(
         raise fail(str(exc)) from None
     write(out, data)
     narrowed = "" if level is None else f", level {level}"
-    chosen = data[0]["split"] if data else split or ("file" if tasks else "train")
+    from webmdp.rl.splits import default_split
+
+    chosen = default_split(split, tasks)
     typer.echo(f"wrote {len(data)} rows ({site}, {chosen}{narrowed}, holdout {holdout}) "
                f"to {out}")
 

@@ -16,8 +16,8 @@ from webmdp.rl.splits import (
     CROSS,
     FILE,
     SPLIT_VERSION,
-    TRAIN,
     Catalog,
+    default_split,
     level_of,
     resolve_path,
 )
@@ -36,7 +36,7 @@ def rows(site: str = ALL, split: str | None = None, limit: int | None = None, *,
     if tasks is not None and split not in (None, FILE):
         raise ValueError(f"tasks {tasks} are the split 'file' (the file's own tasks); split "
                          f"{split!r} would ignore them: drop the split, or the file")
-    split = split or (FILE if tasks is not None else TRAIN)
+    split = default_split(split, tasks)
     catalog = Catalog(site, resolve_path(tasks), holdout)  # type: ignore[arg-type]
     chosen = list(catalog.tasks(split, level))[:limit]
     several = site == ALL

@@ -27,7 +27,7 @@ from webmdp.env.episode import DEFAULT_STEP_BUDGET
 from webmdp.rl.browser import BrowserCap, BrowserSeat, screenshot_b64
 from webmdp.rl.episode import MODES, RLEpisode, StepResult, check_options, observation_text
 from webmdp.rl.rewards import RewardMode
-from webmdp.rl.splits import ALL, FILE, TRAIN, Catalog, Holdout, resolve_path, task_spec
+from webmdp.rl.splits import ALL, Catalog, Holdout, default_split, resolve_path, task_spec
 from webmdp.tasks.model import Task
 
 __all__ = ["ENV_NAME", "MODES", "WebMDPAction", "WebMDPEnvironment", "WebMDPObservation",
@@ -168,8 +168,7 @@ class WebMDPEnvironment(Environment[WebMDPAction, WebMDPObservation, WebMDPState
         """The task ``reset`` runs for these arguments (see the class docstring)."""
         if task_id is not None:
             return self.catalog.task(task_id)
-        if split is None:  # a task file given to the server is what it serves by default
-            split = FILE if self.catalog.tasks_file else TRAIN
+        split = default_split(split, self.catalog.tasks_file)  # a task file: what it serves
         if index is None:
             count = self.num_tasks(split, level)
             if count == 0:

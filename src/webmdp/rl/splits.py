@@ -20,6 +20,7 @@ from webmdp.tasks.splits import (
     base_template,
     check_split,
     counts,
+    default_split,
     held_for,
     held_out_templates,
     level_of,
@@ -35,5 +36,6 @@ from webmdp.tasks.splits import (
 
 __all__ = ["ALL", "CROSS", "FILE", "LEVELS", "SPLITS", "SPLIT_VERSION", "TEST", "TEST_SHARE",
            "TRAIN", "Catalog", "Holdout", "assign", "base_template", "check_split", "counts",
-           "held_for", "held_out_templates", "level_of", "parse_level", "resolve_path",
-           "site_choices", "site_pool", "sites_touched", "split_of", "task_spec", "unknown"]
+           "default_split", "held_for", "held_out_templates", "level_of", "parse_level",
+           "resolve_path", "site_choices", "site_pool", "sites_touched", "split_of", "task_spec",
+           "unknown"]

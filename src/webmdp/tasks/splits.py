@@ -80,6 +80,12 @@ def parse_level(level: int | str | None) -> int | str | None:
     return level
 
 
+def default_split(split: str | None, tasks_file: object) -> str:
+    """The split a selection reads when none is named: a task file's own tasks (``file``)
+    when one is given, else ``train``."""
+    return split or (FILE if tasks_file else TRAIN)
+
+
 def check_split(split: str, allowed: Sequence[str]) -> None:
     """Refuse an unknown split; the old level names say the new form in one line."""
     if split in _OLD:
