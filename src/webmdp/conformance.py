@@ -13,11 +13,15 @@ import re
 from collections import deque
 from dataclasses import dataclass, field
 from html import unescape
+from typing import TYPE_CHECKING
 
 from webmdp.core.model import State, World
 from webmdp.core.site import Site, fill
 from webmdp.core.spec import SkillCategory
 from webmdp.errors import InvalidAction, WebMDPError
+
+if TYPE_CHECKING:
+    from webmdp.tasks.model import Task
 
 _BOUND = re.compile(r'data-action="([A-Za-z]+(?:\.[A-Za-z]+)?)" data-params="([^"]*)"')
 
@@ -29,6 +33,8 @@ class CheckReport:
     states_visited: int = 0
     actions_reached: set[str] = field(default_factory=set)
     tasks_checked: int = 0
+    tasks: list[Task] = field(default_factory=list, repr=False)
+    """The checked tasks (one per template and hard-negative count)."""
 
     @property
     def ok(self) -> bool:
@@ -62,6 +68,7 @@ def check_site(site: Site, *, tasks_per_template: int = 2, max_states: int = 400
                 rep.problems.append(f"template {name}: {exc}")
                 continue
             rep.tasks_checked += 1
+            rep.tasks.append(a)
             if a.model_dump_json() != b.model_dump_json():
                 rep.problems.append(f"template {name}: task {index} not deterministic")
             if a.world == other.world:

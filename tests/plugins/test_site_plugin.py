@@ -63,7 +63,11 @@ def test_tasks_generate_and_the_conformance_checker(tmp_path: Path) -> None:
     webmdp("tasks", "generate", "--site", SITE, "--out", str(again))
     assert again.read_bytes() == out.read_bytes()  # deterministic, byte for byte
     done = webmdp("check", "--site", SITE)
-    assert "library: ok" in done.stdout + done.stderr
+    said = " ".join((done.stdout + done.stderr).split())
+    assert "library: ok" in said
+    # the baselines line: what greedy managed, and why it solves none without hard negatives
+    assert "baselines: greedy: opened a result in" in said
+    assert "note: greedy solves no task without hard negatives" in said
 
 
 def test_validate_replays_its_oracles_in_chromium() -> None:

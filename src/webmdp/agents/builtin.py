@@ -13,7 +13,7 @@ from typing import Any
 
 from webmdp.agents.base import AgentOutput, SemanticView
 from webmdp.agents.driver import needs_replan, noise_blocker, plan_gui
-from webmdp.core.spec import Action, SkillCategory
+from webmdp.core.spec import Action, ActionSpec, SkillCategory
 from webmdp.env.actions import GUIAction, finish
 from webmdp.env.semantic import FINISH
 from webmdp.sites import get_site
@@ -146,47 +146,164 @@ class RandomAgent(PlanningAgent):
 
 class GreedyAgent(PlanningAgent):
     """Searches with words from the instruction, opens the first plausible result and commits
-    at once: a baseline that ignores hard negatives."""
+    at once: a baseline that ignores hard negatives. It decides from the instruction and the
+    observations alone: the commit is the offered state-changing action whose name shares
+    most words with the instruction, its values the instruction's quoted text, named choices
+    and numbers (:func:`commit_params`)."""
 
     name = "greedy"
 
     def start(self, task: Task) -> None:
         self.site = get_site(task.site)
-        search = next(a for a in self.site.actions if a.category == SkillCategory.SEARCH
-                      and any(p.text for p in a.params))
-        self.search_action = search.name
-        self.search_param = next(p.name for p in search.params if p.text)
-        self.queries = deque(candidate_queries(task.instruction))
-        self.commit = task.oracle_actions()[-1]
-        self.phase = "search"
+        self.instruction = task.instruction
+        words = instruction_words(task.instruction)
+        searches = [a for a in self.site.actions
+                    if a.category == SkillCategory.SEARCH and any(p.text for p in a.params)]
+        # the search the instruction names (SearchJobs for "... job ..."), else the first
+        search = max(searches, key=lambda a: sum(matches(w, words) for w in
+                                                 action_words(a.name) - {"search"}),
+                     default=None)
+        self.search = search
+        self.queries = deque(candidate_queries(task.instruction) if search else ())
+        self.phase, self.moved = "search", False
+        self.commits, self.committed_on = 0, "\0"
 
     def choose(self, view: SemanticView) -> Action | None:
         inspect = [a for a in view.available
                    if self.site.action_spec(a.name).category == SkillCategory.INSPECT
                    and any(p.type == "entity" for p in self.site.action_spec(a.name).params)]
         if self.phase == "search" or (self.phase == "open" and not inspect):
-            if not self.queries:
+            if not self.queries or self.search is None:
                 return None
+            if self.search.name not in view.names() and not self.moved:
+                self.moved = True  # once: go where the search is (GoToJobs for SearchJobs)
+                go = self._towards(view, self.search.name)
+                if go is not None:
+                    return go
             self.phase = "open"
-            return Action(self.search_action, {self.search_param: self.queries.popleft()})
+            param = next(p.name for p in self.search.params if p.text)
+            return Action(self.search.name, {param: self.queries.popleft()})
         if self.phase == "open":
             self.phase = "commit"
             return inspect[0]
-        if self.phase == "commit":
-            self.phase = "done"
-            return self._commit(view)
+        if self.phase == "commit" and view.surface != self.committed_on:
+            # a commit that opens a form or a checkout (OpenEasyApply, BookListing) is
+            # followed by the next page's commit, up to three (browser mode shows no surface
+            # name: one commit)
+            self.commits += 1
+            self.phase = "commit" if self.commits < 3 else "done"
+            self.committed_on = view.surface
+            return self._commit(view, chained=self.commits > 1)
         return None
 
-    def _commit(self, view: SemanticView) -> Action | None:
-        spec = self.site.action_spec(self.commit.name)
-        entity_params = {p.name for p in spec.params if p.type == "entity"}
-        same = [a for a in view.available if a.name == self.commit.name]
-        if not entity_params and same:
-            return Action(self.commit.name, dict(self.commit.params))
-        if same:
-            return same[0]
-        commits = [a for a in view.available if self.site.action_spec(a.name).changes_state]
-        return commits[0] if commits else None
+    def _towards(self, view: SemanticView, name: str) -> Action | None:
+        """An offered navigation without parameters that shares a word with ``name``."""
+        want = action_words(name) - {"search"}
+        return next((a for a in view.available if not a.params
+                     and self.site.action_spec(a.name).category == SkillCategory.NAVIGATE
+                     and action_words(a.name) & want), None)
+
+    def _commit(self, view: SemanticView, *, chained: bool = False) -> Action | None:
+        """The offered commit whose name the instruction uses most (then the one whose values
+        it names, then one that changes the state); after a first commit only one the
+        instruction names (ConfirmBooking after BookListing)."""
+        commits = [a for a in view.available if self.site.action_spec(a.name).changes_state
+                   or self.site.action_spec(a.name).category == SkillCategory.COMMIT]
+        if not commits:
+            return None
+        words = instruction_words(self.instruction)
+
+        def score(a: Action) -> tuple[int, int, bool]:
+            spec = self.site.action_spec(a.name)
+            named = sum(all(matches(x, words) for x in w) for k, v in a.params.items()
+                        if spec.param(k).type != "entity" and (w := instruction_words(str(v))))
+            return sum(matches(w, words) for w in action_words(a.name)), named, \
+                spec.changes_state
+
+        best = max(commits, key=score)  # the first on ties
+        if chained and not score(best)[0]:
+            return None
+        spec = self.site.action_spec(best.name)
+        return Action(best.name, {**commit_params(spec, self.instruction), **best.params})
+
+
+STOP = frozenset({"to", "in", "on", "of", "by", "a", "the", "as", "for"})
+QUOTED = re.compile(r"""(?<![A-Za-z])(['"])(.+?)\1(?![A-Za-z])""")
+
+
+def instruction_words(text: str) -> set[str]:
+    """A text's words, lower case, each also without a plural or verb ending."""
+    words = {w.lower() for w in re.findall(r"[A-Za-z]+", text)}
+    return words | {_stem(w) for w in words}
+
+
+def action_words(name: str) -> set[str]:
+    """An action name's words (``AddToCart``: add, cart), stemmed, without small words."""
+    return {_stem(w.lower()) for w in re.findall(r"[A-Z][a-z]*|[a-z]+", name)} - STOP
+
+
+def matches(word: str, words: set[str]) -> bool:
+    """``word`` is one of ``words``, or begins or ends one (vote: upvote; react: reaction)."""
+    return word in words or (len(word) > 1 and any(w.startswith(word) or w.endswith(word)
+                                                   for w in words))
+
+
+def _stem(word: str) -> str:
+    for end in ("ing", "ed", "es", "s"):
+        if word.endswith(end) and len(word) > len(end) + 2:
+            return word[: -len(end)]
+    return word
+
+
+def commit_params(spec: ActionSpec, instruction: str) -> dict[str, Any]:
+    """Values for a commit's required non-entity parameters, read from the instruction: a
+    choice the instruction names (else the first); for a parameter named like a date, the
+    instruction's dates in order (:func:`dates_in`); other text: quoted text in order, from
+    the first quote after the action's verb (else the instruction's first name); a number:
+    the one before the parameter's name ("4 guests"), else the first (else 1)."""
+    verbs = action_words(spec.name)
+    at = next((m.start() for m in re.finditer(r"[A-Za-z]+", instruction)
+               if any(matches(v, instruction_words(m.group())) for v in verbs)), 0)
+    quotes = [(m.start(), m.group(2)) for m in QUOTED.finditer(instruction)]
+    texts = deque([q for i, q in quotes if i > at] or [q for _, q in quotes])
+    dates = deque(dates_in(instruction))
+    numbers = re.findall(r"(?<![\d$,.:-])\d+(?![\d,.:-])", instruction)
+    low = instruction.lower()
+    out: dict[str, Any] = {}
+    for p in spec.params:
+        if p.optional or p.type == "entity":
+            continue
+        if p.choices:
+            out[p.name] = next((c for c in p.choices if c.lower() in low), p.choices[0])
+        elif p.type in ("int", "float"):
+            named = re.search(rf"(\d+)\s+{re.escape(_stem(p.name.lower()))}", low)
+            n = named.group(1) if named else numbers[0] if numbers else "1"
+            out[p.name] = int(n) if p.type == "int" else float(n)
+        elif dates and any(k in p.name.lower() for k in ("date", "check", "day")):
+            out[p.name] = dates.popleft()
+        else:
+            out[p.name] = texts.popleft() if texts else (candidate_queries(instruction) or
+                                                         [instruction])[0]
+    return out
+
+
+MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august",
+          "september", "october", "november", "december")
+_DATE = re.compile(r"(\d{4})-(\d\d)-(\d\d)|(" + "|".join(m.title() for m in MONTHS)
+                   + r")\s+(\d{1,2})(?:\s*-\s*(\d{1,2}))?,\s*(\d{4})")
+
+
+def dates_in(text: str) -> list[str]:
+    """The dates a text names, as YYYY-MM-DD, in order: ``2025-06-12``, ``March 10, 2026``
+    and a range ``September 16-19, 2026`` (two dates)."""
+    out = []
+    for m in _DATE.finditer(text):
+        if m.group(1):
+            out.append(m.group(0))
+            continue
+        year, month = m.group(7), MONTHS.index(m.group(4).lower()) + 1
+        out += [f"{year}-{month:02d}-{int(d):02d}" for d in (m.group(5), m.group(6)) if d]
+    return out
 
 
 def candidate_queries(instruction: str) -> list[str]:

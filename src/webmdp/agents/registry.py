@@ -21,6 +21,14 @@ AGENTS: Registry[Any] = Registry("agent", "webmdp.agents", {
     "plan": "webmdp.agents.llm:PlanAgent",
     "tree": "webmdp.agents.llm:TreeAgent",
 })
+READS_TASK = {
+    "oracle": "the task's oracle trajectory and answer",
+    "pixel": "the task's oracle (navigation, commit), target and hard negatives",
+    "axtext": "the task's oracle (navigation, commit), target and hard negatives",
+}
+"""Built-in agents that read what an agent is not shown (they prove tasks solvable; they are
+not baselines), and what they read. ``greedy`` and ``random`` decide from the instruction and
+the observations alone."""
 MODEL_AGENTS = ("step", "plan", "tree")
 """Agents driven by a model: they need ``config=ModelAgentConfig(model=...)``."""
 

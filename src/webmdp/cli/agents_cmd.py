@@ -16,8 +16,11 @@ from webmdp.errors import ConfigError, unknown_choice
 app = typer.Typer(help="Agents, action grammars and model providers.", no_args_is_help=False)
 
 BUILTIN = {"oracle": "replays the task's oracle trajectory",
-           "random": "uniform over the offered actions",
-           "greedy": "searches, opens the first result and commits (ignores hard negatives)"}
+           "random": "uniform over the offered actions (a baseline)",
+           "greedy": "searches, opens the first result and commits (a baseline that ignores "
+                     "hard negatives)",
+           "pixel": "reads visual values from the screenshot (browser mode, visual tasks)",
+           "axtext": "pixel's plan, looking for the values in the accessibility tree"}
 PARADIGMS = {"step": "step-by-step (ReAct): one thought + action per turn",
              "plan": "full plan in advance, replans on divergence",
              "tree": "best-first tree search with V(s) from the model or --value oracle"}
@@ -30,19 +33,22 @@ def agents(ctx: typer.Context) -> None:
         return
     from webmdp.agents.llm.clients import provider_info, provider_names
     from webmdp.agents.llm.grammars import get_grammar, grammar_info, grammar_names
-    from webmdp.agents.registry import AGENTS
+    from webmdp.agents.registry import AGENTS, READS_TASK
 
     out = Console()  # tables go to stdout
     t = Table(title="Agents (webmdp run --agent)")
-    for col in ("agent", "kind", "what it does"):
+    for col in ("agent", "kind", "what it does", "what it sees"):
         t.add_column(col)
     for name, doc in BUILTIN.items():
-        t.add_row(name, "built in", doc)
+        sees = (f"also {READS_TASK[name]}: not a baseline" if name in READS_TASK
+                else "the instruction and the observations")
+        t.add_row(name, "built in", doc, sees)
     for name, doc in PARADIGMS.items():
-        t.add_row(name, "model (--model)", doc)
+        t.add_row(name, "model (--model)", doc, "the instruction and the observations")
     for entry in AGENTS.entries().values():
         if not entry.builtin:
-            t.add_row(entry.name, f"plugin ({entry.package} {entry.version})", entry.target)
+            t.add_row(entry.name, f"plugin ({entry.package} {entry.version})", entry.target,
+                      "")
     out.print(t)
     g = Table(title="Action grammars (--grammar)")
     for col in ("grammar", "family", "modes", "channel", "default view"):

@@ -79,6 +79,7 @@ def validate(
 
 def check(site: str = typer.Option("all", "--site", "-s", help="Site name, or 'all'.")) -> None:
     """Run the site conformance checker (no browser)."""
+    from webmdp.agents.fitness import baseline_fit
     from webmdp.conformance import check_site
     from webmdp.sites import get_site, site_names
 
@@ -92,6 +93,9 @@ def check(site: str = typer.Option("all", "--site", "-s", help="Site name, or 'a
                           f"states, {len(rep.actions_reached)} actions reached)")
             for p in rep.problems:
                 console.print(f"  - {p}", highlight=False)
+            fit = baseline_fit(get_site(name), rep.tasks)
+            for i, line in enumerate(fit.lines()):
+                console.print(f"  {'baselines' if i == 0 else '  note'}: {line}", highlight=False)
             bad += not rep.ok
     if bad:
         raise fail(f"{bad} site(s) failed conformance")

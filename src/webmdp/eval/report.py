@@ -6,6 +6,7 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from webmdp.agents.registry import READS_TASK
 from webmdp.eval.aggregate import (
     BREAKDOWNS,
     Aggregate,
@@ -42,6 +43,16 @@ DEFINITIONS: tuple[tuple[str, str], ...] = (
 )
 
 DASH = "\u2013"  # en dash, as in the paper's tables
+
+
+def reads_task_note(rows: Sequence[EpisodeMetrics]) -> list[str]:
+    """One line naming the agents of ``rows`` that read the task (:data:`READS_TASK`): they
+    show that tasks are solvable and are not baselines."""
+    names = sorted({r.agent for r in rows} & set(READS_TASK))
+    if not names:
+        return []
+    return [f"{', '.join(names)} read{'s' if len(names) == 1 else ''} the task's oracle: a "
+            "check that tasks are solvable, not a baseline."]
 
 
 def pct(x: float | None) -> str:
@@ -114,7 +125,7 @@ def markdown_report(rows: Sequence[EpisodeMetrics], title: str = "WebMDP evaluat
             "Episodes", "Infra errors"]
     body = [_main_row(k, a) for k, a in breakdown(rows, "agent_mode").items()]
     out += md_table(head, [*body, _main_row("All", aggregate(rows))])
-    out += ["Rates and coverage in %; steps are means per episode.", ""]
+    out += ["Rates and coverage in %; steps are means per episode.", *reads_task_note(rows), ""]
 
     out += ["## Per-site results", ""]
     for name, cell in (
@@ -161,7 +172,7 @@ def summary_table(rows: Sequence[EpisodeMetrics]) -> list[str]:
     if infra:
         lines.append(f"{infra} episode{'s' if infra != 1 else ''} ended in an infrastructure "
                      "error (left out of every number).")
-    return [*lines, *SUMMARY_KEY]
+    return [*lines, *SUMMARY_KEY, *reads_task_note(rows)]
 
 
 def json_report(rows: Sequence[EpisodeMetrics]) -> dict[str, Any]:
