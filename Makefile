@@ -73,6 +73,7 @@ test-slow: setup
 	$(BIN)/python -m pytest -q -p no:cacheprovider -n $(PYTEST_WORKERS) --maxprocesses 4 -m slow \
 	  $(if $(filter-out all,$(SITES)),-k "$(subst $(comma), or ,$(SITES))")
 	$(BIN)/webmdp validate --site $(SITES) --noise real --workers 2
+	$(BIN)/webmdp validate --suite grid --site $(SITES) --workers 2
 
 # `make test-image` runs the image's steps (scripts/image_setup.sh, what the Dockerfile runs)
 # in a fresh virtualenv, installing from the registry, then serves an oracle episode from it;

@@ -222,6 +222,35 @@ def difficulty_table() -> str:
     ])
 
 
+def grid_tables() -> str:
+    """The grid suite's Tables 7 and 8 and its task-set hash, from ``docs/data/grid.json``
+    (``scripts/grid_stats.py`` writes it; the slow suite checks it against a fresh build)."""
+    import json
+
+    from webmdp.tasks.difficulty import TITLES
+    from webmdp.tasks.domains import DOMAINS
+
+    data = json.loads((Path(__file__).resolve().parents[1] / "docs" / "data" / "grid.json")
+                      .read_text())
+    n = data["tasks"]
+    dims = table(["dimension", "L1", "L2", "L3"],
+                 [(f"{TITLES[d]} (`{d}`)", *(f"{c[f'L{lv}']:,}" for lv in (1, 2, 3)))
+                  for d, c in data["dimension"].items()], align=("", "r", "r", "r"))
+    domains = table(["domain", "L1", "L2", "L3"],
+                    [(f"{d} {DOMAINS[d]}", *(str(c[f"L{lv}"]) for lv in (1, 2, 3)))
+                     for d, c in data["table8"]["domains"].items()], align=("", "r", "r", "r"))
+    rates = table(["site", "L1", "L2", "L3"],
+                  [(site, *(f"{c['count']}/{c['planned']} ({100 * c['rate']:.0f}%)"
+                            for c in cells.values()))
+                   for site, cells in data["table8"]["sites"].items()],
+                  align=("", "r", "r", "r"))
+    return "\n\n".join([
+        f"{n:,} tasks, task-set hash `{data['task_set_hash']}` (basis {data['hash_basis']}); "
+        "by dimension level (WebForge Table 7):", dims,
+        "By domain and level (WebForge Table 8, tasks):", domains,
+        "Pass rate by site and level (accepted / planned, as `forge` prints it):", rates])
+
+
 def cli_reference() -> str:
     """The CLI reference, written by Typer's own generator (every command, option, default)."""
     typer = Path(sys.executable).with_name("typer")
@@ -393,6 +422,7 @@ PARTS: dict[str, Callable[..., str]] = {
     "site": site_tables, "site-surfaces": site_surfaces, "site-actions": site_actions,
     "site-fields": site_fields, "site-templates": site_templates, "site-tasks": site_tasks,
     "site-paper": site_paper, "sites": sites_table, "difficulty": difficulty_table,
+    "grid": grid_tables,
     "cli": cli_reference, "api": api_reference,
 }
 

@@ -3,6 +3,7 @@ HTTP on loopback and opened in a real Chromium, page by page."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
@@ -102,6 +103,11 @@ def test_build_expands_every_generated_part(built: Path) -> None:
     ):
         text = (built / "sites" / name / "index.html").read_text()
         assert text.count("<table>") >= 6, name  # surfaces, actions, fields, templates, tasks
+    # the grid suite's Tables 7 and 8 and its task-set hash, from docs/data/grid.json
+    grid = json.loads((ROOT / "docs" / "data" / "grid.json").read_text())
+    difficulty = (built / "difficulty" / "index.html").read_text()
+    assert grid["task_set_hash"] in difficulty and "WebForge Table 8" in difficulty
+    assert f"{grid['tasks']:,} tasks" in difficulty and "40/40 (100%)" in difficulty
 
 
 def test_no_paragraph_holds_a_list_written_inline(built: Path) -> None:

@@ -129,17 +129,19 @@ def test_stream_segments_turn_the_knobs_and_names_resolve(
     segs = segments(site)
     assert [g.name for g in segs] == ["templates", "small-catalogue", "answers",
                                       "answers-small-catalogue", "confirm-dialogs",
-                                      "small-pages"]
+                                      "small-pages", "lookups"]
     assert segs[1].catalogue == segs[3].catalogue == 0 and segs[0].catalogue is None
     assert segs[5].page_size == dial.SMALL_PAGE and segs[0].page_size is None
+    assert segs[6].sparse and segs[6].scan == 3 * dial.SCAN and not segs[5].sparse
     picked: dict[int, Task] = {}
     for task in stream(site):  # the first task of each segment
         picked.setdefault((task.index - DIAL_BASE) // dial.SCAN, task)
         if len(picked) == len(segs):
             break
-    assert sorted(picked) == [0, 1, 2, 3, 4, 5]
-    assert [":" in picked[k].template for k in range(6)] == [False, False, True, True, False,
-                                                            False]
+    assert sorted(picked) == [0, 1, 2, 3, 4, 5, 6]
+    assert [":" in picked[k].template for k in range(7)] == [False, False, True, True, False,
+                                                            False, True]
+    assert picked[6].template.endswith(":lookup") and picked[6].verifier == []
     assert "Confirm" in [a.name for a in picked[4].oracle_actions()]
     assert picked[5].world["meta"]["page_size"] == dial.SMALL_PAGE
     assert len(picked[1].world["entities"]) < len(picked[0].world["entities"])
@@ -150,3 +152,24 @@ def test_stream_segments_turn_the_knobs_and_names_resolve(
 def test_every_domain_has_every_answer_type() -> None:
     _, empty = plan_cells(site_names())
     assert empty == []
+
+
+def test_a_lookup_takes_the_shortest_way_in_a_sparse_world() -> None:
+    """The ``lookups`` segment's knobs: a sparse world holds only what the template pins (a
+    chat's channel history included), and the oracle is the shortest way to the asked field,
+    without the base's filters; such tasks measure at level 1."""
+    s = get_site("chat")
+    base = make_task(s, 20_003, "search_pin_mentioning:direct", 0, catalogue=0)
+    look = make_task(s, 20_003, "search_pin_mentioning:lookup", 0, catalogue=0, sparse=True)
+    assert len(look.world["entities"]) < 6 < len(base.world["entities"])
+    assert look.answer is not None and look.verifier == []
+    assert len(look.oracle) <= len(base.oracle)
+    world = World.from_dict(look.world)
+    final = replay(s, world, look.oracle_actions()).final
+    shown = {(e.id, f) for e in s.observe(final, world).entities for f in e.fields}
+    assert (look.target, look.params["asked_field"]) in shown
+    assert look.difficulty is not None and look.difficulty.level == 1
+    food = get_site("food")
+    filtered = make_task(food, 20_001, "open_late_rated:direct", 0, catalogue=0, sparse=True)
+    short = make_task(food, 20_001, "open_late_rated:lookup", 0, catalogue=0, sparse=True)
+    assert len(short.oracle) < len(filtered.oracle)  # no filter the way does not need

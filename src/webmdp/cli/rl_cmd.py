@@ -28,7 +28,12 @@ TASKS_HELP = ("A task file: split 'file', and its ids resolve first (an id of a 
               "task with other content is refused).")
 
 
-Site = Annotated[str, typer.Option("--site", help="A site, 'all', or 'cross-site'.")]
+Site = Annotated[str, typer.Option("--site", help="A site, 'all', or 'cross-site' (the same "
+                                   "as --suite cross-site).")]
+SUITE_HELP = ("builtin (the sites' tasks and the dial's level-1 tasks), cross-site (the same as "
+              "--site cross-site) or grid (40 tasks per site and WebForge level 1-3, "
+              "`webmdp tasks stats --suite grid`).")
+Suite = Annotated[str, typer.Option("--suite", help=SUITE_HELP)]
 Mode = Annotated[str, typer.Option(
     "--mode", help="semantic (typed actions, text) or browser (GUI actions in Chromium, "
     "screenshot + accessibility tree; a Chromium per session).")]
@@ -88,7 +93,7 @@ def serve(site: Site = "all", mode: Mode = "semantic", reward: Reward = "termina
           allow_origin: AllowOrigin = [],  # noqa: B006 (Typer's default, never mutated)
           allow_host: AllowHost = [],  # noqa: B006
           quiet: Quiet = False, workers: Workers = 1, backend: Backend = "local",
-          ray_address: RayAddress = None) -> None:
+          ray_address: RayAddress = None, suite: Suite = "builtin") -> None:
     """Serve an OpenEnv environment (HTTP + WebSocket, OpenEnv's own server) over webmdp's
     sites, in semantic or browser mode: train / test splits under a holdout, levels,
     deterministic resets, terminal / dense / rubric rewards with the exact verdict beside
@@ -115,11 +120,11 @@ def serve(site: Site = "all", mode: Mode = "semantic", reward: Reward = "termina
     with user_errors():
         settings = ServeSettings(
             site=site, mode=mode, reward=reward, max_sessions=max_sessions,
-            step_budget=step_budget, step_timeout=step_timeout, holdout=holdout,
+            step_budget=step_budget, step_timeout=step_timeout, holdout=holdout, suite=suite,
             tasks=None if tasks is None else str(tasks.resolve()), host=host, port=port,
             token=token, allow_origin=tuple(allow_origin), allow_host=tuple(allow_host),
             quiet=quiet)
-    warm = pools_cached(site) if site in _scopes() else False
+    warm = pools_cached(site) if site in _scopes() and suite == "builtin" else False
     say(f"reading the task pools from the disk cache (site={site}, holdout={holdout})..."
         if warm else f"the task pools of site={site} are not in the disk cache: each is built "
         "on its first use (`webmdp cache build` builds them ahead)")
@@ -234,6 +239,7 @@ def dataset(
     holdout: str = typer.Option("task", "--holdout", help=HOLDOUT_HELP),
     tasks: Path | None = typer.Option(None, "--tasks", help=TASKS_HELP),
     limit: int | None = typer.Option(None, "--limit", help="At most N rows."),
+    suite: str = typer.Option("builtin", "--suite", help=SUITE_HELP),
 ) -> None:
     """Write a TRL dataset: one row per task of the split, with a conversational 'prompt'
     (the instruction), 'task_id' (what the environment's reset reads), 'site', 'template',
@@ -246,7 +252,7 @@ def dataset(
         with user_errors():
             read_task_file(tasks)
     try:
-        data = rows(site, split, limit, level=level, holdout=holdout, tasks=tasks)
+        data = rows(site, split, limit, level=level, holdout=holdout, tasks=tasks, suite=suite)
     except ValueError as exc:
         raise fail(str(exc)) from None
     write(out, data)
@@ -254,8 +260,9 @@ def dataset(
     from webmdp.rl.splits import default_split
 
     chosen = default_split(split, tasks)
-    typer.echo(f"wrote {len(data)} rows ({site}, {chosen}{narrowed}, holdout {holdout}) "
-               f"to {out}")
+    within = "" if suite == "builtin" else f", suite {suite}"
+    typer.echo(f"wrote {len(data)} rows ({site}, {chosen}{narrowed}, holdout {holdout}"
+               f"{within}) to {out}")
 
 
 @app.command("splits")
@@ -263,6 +270,7 @@ def splits(
     site: str = typer.Option("all", "--site", help="A site, 'all', or 'cross-site'."),
     holdout: str = typer.Option("task", "--holdout", help=HOLDOUT_HELP),
     as_json: bool = typer.Option(False, "--json", help="The table as JSON."),
+    suite: str = typer.Option("builtin", "--suite", help=SUITE_HELP),
 ) -> None:
     """Print the train / test split under a holdout: task counts by split, level and site,
     the held-out templates or site, and the split_version every dataset row names."""
@@ -274,19 +282,20 @@ def splits(
     from webmdp.rl.splits import SPLIT_VERSION, Catalog, counts
 
     try:
-        catalog = Catalog(site, None, holdout)  # type: ignore[arg-type]
+        catalog = Catalog(site, None, holdout, suite)  # type: ignore[arg-type]
         rows = counts(catalog)
         held = catalog.held_out()
     except ValueError as exc:
         raise fail(str(exc)) from None
     if as_json:
-        typer.echo(json.dumps({"site": site, "holdout": str(catalog.holdout),
+        typer.echo(json.dumps({"site": site, "suite": catalog.suite,
+                               "holdout": str(catalog.holdout),
                                "split_version": SPLIT_VERSION, "held_out_templates": held,
                                "counts": rows}, indent=1))
         return
     levels = ["1", "2", "3", "none"]
-    table = Table(title=f"webmdp rl splits: site={site}, holdout={catalog.holdout}, "
-                        f"split_version={SPLIT_VERSION}")
+    table = Table(title=f"webmdp rl splits: site={site}, suite={catalog.suite}, "
+                        f"holdout={catalog.holdout}, split_version={SPLIT_VERSION}")
     for col in ("split", "site", *(f"level {lv}" for lv in levels), "total"):
         table.add_column(col, justify="left" if col in ("split", "site") else "right")
     for split in ("train", "test"):

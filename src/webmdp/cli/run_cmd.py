@@ -61,8 +61,10 @@ TaskIds = Annotated[list[str], typer.Option(
 TasksFile = Annotated[Path | None, typer.Option(
     "--tasks", help="Read tasks from a JSONL file.")]
 Suite = Annotated[str, typer.Option(
-    "--suite", help="'builtin' (the sites' tasks) or 'cross-site' (CAP's cross-site tasks over "
-    "2-4 sites, scored by rubric trees; --site keeps those that include the site).")]
+    "--suite", help="'builtin' (the sites' tasks), 'cross-site' (CAP's cross-site tasks over "
+    "2-4 sites, scored by rubric trees; --site keeps those that include the site) or 'grid' "
+    "(40 tasks per site and WebForge level 1-3; the report adds success per level and per "
+    "dimension level).")]
 Split = Annotated[str | None, typer.Option(
     "--split", help="Only the tasks of this RL split (train or test, as `webmdp rl splits` shows "
     "it), so a trained policy is evaluated on exactly the held-out tasks; the report names it.")]

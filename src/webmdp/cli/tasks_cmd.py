@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import typer
 from rich.table import Table
@@ -22,7 +23,8 @@ app = typer.Typer(help="List, show and generate benchmark tasks.", no_args_is_he
 SITE = typer.Option("all", "--site", "-s", help="Site name, or 'all'. With --suite "
                     "cross-site: the cross-site tasks whose sites include it.")
 SUITE = typer.Option("builtin", "--suite", help="'builtin' (every site's generated tasks), "
-                     "'cross-site' (the generated cross-site tasks, CAP) or a JSONL task file.")
+                     "'cross-site' (the generated cross-site tasks, CAP), 'grid' (40 tasks per "
+                     "site and WebForge level 1-3) or a JSONL task file.")
 
 
 @app.command("list")
@@ -79,8 +81,9 @@ def generate(
     domain: str | None = typer.Option(None, "--domain", help="Dial: only templates of this "
                                       "WebForge domain, D1..D7 (see `tasks stats`)."),
     suite: str = typer.Option("builtin", "--suite", help="'builtin' (the sites' generated "
-                              "tasks) or 'cross-site' (CAP's cross-site tasks over 2-4 sites: "
-                              "the first N of the deterministic stream, 350 by default)."),
+                              "tasks), 'cross-site' (CAP's cross-site tasks over 2-4 sites: "
+                              "the first N of the deterministic stream, 350 by default) or "
+                              "'grid' (40 tasks per site and WebForge level 1-3)."),
 ) -> None:
     """Generate tasks (deterministic: same ids and seeds give the same bytes) into a file.
 
@@ -88,17 +91,17 @@ def generate(
     stream of candidate tasks (templates x hard negatives x seeded worlds) for ones whose
     measured vector meets the request, and names them SITE_L<level>_NNNN (`tasks show`,
     `run --task` and `webmdp.make` resolve those names)."""
-    if suite not in ("builtin", "cross-site"):
-        raise fail(f"--suite for generate is 'builtin' or 'cross-site', not {suite!r}")
+    if suite not in ("builtin", "cross-site", "grid"):
+        raise fail(f"--suite for generate is 'builtin', 'cross-site' or 'grid', not {suite!r}")
+    if suite != "builtin" and (level is not None or dims is not None or domain is not None):
+        raise fail(f"the difficulty dial (--level, --dims, --domain) draws single-site tasks "
+                   f"of its own; it does not combine with --suite {suite}")
     if suite == "cross-site":
-        if level is not None or dims is not None or domain is not None:
-            raise fail("the difficulty dial (--level, --dims, --domain) draws single-site "
-                       "tasks; it does not combine with --suite cross-site")
         _cross(out, site, template, limit)
         return
     if level is None and dims is None and domain is None:
         with user_errors():
-            tasks = select_tasks(site, template=template, limit=limit)
+            tasks = select_tasks(site, template=template, limit=limit, suite=suite)
         write_tasks(out, tasks)
         console.print(f"wrote {len(tasks)} tasks to {out}")
         return
@@ -208,8 +211,16 @@ def stats(
     total = counts(tasks)
     per_site = {s: counts([t for t in tasks if t.site == s])
                 for s in sorted({t.site for t in tasks})} if "site" in tables else {}
+    grid = None
+    if suite == "grid":
+        from webmdp.forge.grid import table8
+        from webmdp.sites import site_names
+        from webmdp.tasks.select import names
+
+        grid = table8(tasks, site_names() if site == "all" else names(site))
     if as_json:
-        out = {**total, **({"sites": per_site} if per_site else {})}
+        out = {**total, **({"sites": per_site} if per_site else {}),
+               **({"table8": grid} if grid else {})}
         typer.echo(json.dumps(out, sort_keys=True))
         return
     from rich.console import Console
@@ -236,6 +247,31 @@ def stats(
         for name, c in per_site.items():
             table.add_row(name, str(c["n"]), *(str(v) for v in c["level"].values()))
         show.print(table)
+    if grid:
+        _grid_tables(show, grid)
+
+
+def _grid_tables(show: Any, grid: dict[str, Any]) -> None:
+    """WebForge's Table 8 for the grid suite: tasks per domain and level, and per site and
+    level the pass rate (accepted / planned) with what Refine rejected."""
+    from webmdp.tasks.domains import DOMAINS
+
+    table = Table("domain", "L1", "L2", "L3", "total",
+                  title="grid tasks by domain and level (WebForge Table 8)")
+    for d, c in grid["domains"].items():
+        table.add_row(f"{d} {DOMAINS[d]}", *(str(v) for v in c.values()), str(sum(c.values())))
+    show.print(table)
+    table = Table("site", "L1", "L2", "L3", title="grid pass rate by site and level "
+                  "(accepted / planned; refine rejections)")
+    for name, c in grid["sites"].items():
+        table.add_row(name, *(f"{v['count']}/{v['planned']} ({100 * v['rate']:.0f}%)"
+                              + (f"; {_rejections(v['rejected'])}" if v["rejected"] else "")
+                              for v in c.values()))
+    show.print(table)
+
+
+def _rejections(rejected: dict[str, int]) -> str:
+    return ", ".join(f"{k} {n}" for k, n in sorted(rejected.items()))
 
 
 def _cross_stats(tasks: list, as_json: bool) -> None:

@@ -34,8 +34,9 @@ def validate(
                               "closes what is in its way, and the semantic trace must still "
                               "equal the MDP replay."),
     suite: str = typer.Option("builtin", "--suite", help="'builtin' (the sites' tasks), "
-                              "'cross-site' (the cross-site tasks, one episode over 2-4 sites) "
-                              "or a JSONL task file."),
+                              "'cross-site' (the cross-site tasks, one episode over 2-4 sites), "
+                              "'grid' (40 tasks per site and WebForge level; --limit then "
+                              "spreads over the selection) or a JSONL task file."),
 ) -> None:
     """Replay every oracle in Chromium (WebSTEP E.1 levels 1-3): the GUI must produce the same
     semantic trace as the MDP replay and pass the verifier."""

@@ -49,6 +49,10 @@ class WorldSpec:
     pinned: tuple[Entity, ...]
     n_fillers: int
     avoid: tuple[Entity, ...] = ()
+    sparse: bool = False
+    """Nothing beyond what is pinned: a site that draws background entities of its own (a
+    chat's channel history, a job board's postings) draws none either. Only the dial's
+    ``lookups`` segment asks for it (:mod:`webmdp.tasks.dial`)."""
 
 
 @dataclass(frozen=True)

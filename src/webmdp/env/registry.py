@@ -23,14 +23,16 @@ MODES: Registry[Any] = Registry("mode", None, ENTRY_POINTS)
 are the MDP and its GUI, not something a package adds)."""
 
 
-def resolve_task(env_id: str, *, index: int = 0, task_id: str | None = None) -> Task:
+def resolve_task(env_id: str, *, index: int = 0, task_id: str | None = None,
+                 suite: str = "builtin") -> Task:
     """The task an env id names (:func:`webmdp.tasks.select.env_task`, the one selection)."""
-    return env_task(env_id, index=index, task_id=task_id)
+    return env_task(env_id, index=index, task_id=task_id, suite=suite)
 
 
 def make(env_id: str, *, mode: str = "semantic", index: int = 0, task_id: str | None = None,
-         **kwargs: Any) -> Any:
-    """Build a :class:`SemanticEnv` or :class:`BrowserEnv` for the task an id names."""
+         suite: str = "builtin", **kwargs: Any) -> Any:
+    """Build a :class:`SemanticEnv` or :class:`BrowserEnv` for the task an id names (with
+    ``suite="grid"``, the ``index``-th of the site's grid tasks)."""
     MODES.entry(mode)  # an unknown mode is refused before the task is built
-    task = resolve_task(env_id, index=index, task_id=task_id)
+    task = resolve_task(env_id, index=index, task_id=task_id, suite=suite)
     return MODES.load(mode)(task, **kwargs)

@@ -11,6 +11,7 @@ from collections import Counter, defaultdict
 from collections.abc import Sequence
 from typing import Any
 
+from webmdp.forge.calibrate import wilson
 from webmdp.sites import site_names
 from webmdp.tasks.codes import explain, find_code
 from webmdp.tasks.difficulty import TITLES, of_task
@@ -29,7 +30,9 @@ def _ours(task: Task) -> bool:
 
 
 def _rate(flags: Sequence[bool]) -> dict[str, Any]:
-    return {"n": len(flags), "accuracy": round(sum(flags) / len(flags), 4) if flags else None}
+    """Success count, rate and its 95% Wilson interval (as ``forge calibrate`` gives it)."""
+    return {"n": len(flags), "accuracy": round(sum(flags) / len(flags), 4) if flags else None,
+            "ci95": wilson(sum(flags), len(flags))}
 
 
 def _cost(traces: Sequence[EpisodeTrace]) -> dict[str, Any]:
@@ -103,7 +106,15 @@ def difficulty_summary(episodes: Sequence[tuple[EpisodeTrace, Task]]) -> dict[st
 def _pct(rate: dict[str, Any]) -> str:
     if not rate["n"]:
         return "-"
-    return f"{100 * rate['accuracy']:.1f} ({rate['n']})"
+    lo, hi = rate.get("ci95") or (rate["accuracy"], rate["accuracy"])
+    return f"{100 * rate['accuracy']:.1f} [{100 * lo:.0f}-{100 * hi:.0f}] ({rate['n']})"
+
+
+def _monotone(cells: dict[str, Any]) -> str:
+    """``yes``, or the pairs of levels where the harder one scores higher."""
+    worse = [f"{hi} > {lo}" for lo, hi in (("L1", "L2"), ("L1", "L3"), ("L2", "L3"))
+             if cells[lo]["n"] and cells[hi]["n"] and cells[hi]["accuracy"] > cells[lo]["accuracy"]]
+    return "no: " + ", ".join(worse) if worse else "yes"
 
 
 def markdown(summary: dict[str, Any]) -> list[str]:
@@ -113,9 +124,10 @@ def markdown(summary: dict[str, Any]) -> list[str]:
     from webmdp.eval.report import md_table
 
     out = ["## Success by measured difficulty (WebForge)", "",
-           "Cells: success % (episodes). Levels and dimension levels are measured from each "
-           "task and its oracle (`webmdp tasks stats`); `none`: a vector none of WebForge's "
-           "level rules fits.", "", "### By level and domain (WebForge Table 1)", ""]
+           "Cells: success % [95% Wilson interval] (episodes). Levels and dimension levels are "
+           "measured from each task and its oracle (`webmdp tasks stats`); `none`: a vector "
+           "none of WebForge's level rules fits.", "",
+           "### By level (WebForge Table 2) and domain (Table 1)", ""]
     agents = list(summary)
     out += md_table(["Agent", "All", *(f"L{lv}" if lv != "none" else "none" for lv in LEVELS),
                      *DOMAINS],
@@ -124,10 +136,13 @@ def markdown(summary: dict[str, Any]) -> list[str]:
                      for a, s in summary.items()])
     out += ["", "Domains: " + "; ".join(f"{k} {v}" for k, v in DOMAINS.items()) + ".", "",
             "### By dimension level (WebForge Table 4)", ""]
-    out += md_table(["Agent", "Dimension", "L1", "L2", "L3"],
+    out += md_table(["Agent", "Dimension", "L1", "L2", "L3", "Monotone"],
                     [[a, TITLES[dim], *(_pct(summary[a]["by_dimension"][dim][f"L{k}"])
-                                        for k in (1, 2, 3))]
+                                        for k in (1, 2, 3)),
+                      _monotone(summary[a]["by_dimension"][dim])]
                      for a in agents for dim in DIMENSIONS])
+    out += ["", "Monotone: no harder level of the dimension scores higher for the agent (no "
+            "threshold is tuned to make it so)."]
     out += ["", "### Runtime cost per level (WebForge Table 3)", "",
             "Means per episode: model turns, browser actions, prompt and completion tokens "
             "(thousands), wall time (s).", ""]

@@ -28,16 +28,17 @@ COLUMNS = ("prompt", "task_id", "site", "template", "level", "split", "holdout",
 
 def rows(site: str = ALL, split: str | None = None, limit: int | None = None, *,
          level: int | str | None = None, holdout: str = "task",
-         tasks: str | Path | None = None) -> list[dict[str, Any]]:
+         tasks: str | Path | None = None, suite: str = "builtin") -> list[dict[str, Any]]:
     """The rows of ``split`` (narrowed to ``level``) under ``holdout``, in its fixed order
-    (at most ``limit``); ``tasks``: a task file, whose tasks are the split ``file``, the
-    default split when a file is given (else ``train``). A file with another split named
-    raises ValueError: the file would be ignored."""
+    (at most ``limit``), from ``suite`` (``builtin``, ``cross-site`` or ``grid``); ``tasks``:
+    a task file, whose tasks are the split ``file``, the default split when a file is given
+    (else ``train``). A file with another split named raises ValueError: the file would be
+    ignored."""
     if tasks is not None and split not in (None, FILE):
         raise ValueError(f"tasks {tasks} are the split 'file' (the file's own tasks); split "
                          f"{split!r} would ignore them: drop the split, or the file")
     split = default_split(split, tasks)
-    catalog = Catalog(site, resolve_path(tasks), holdout)  # type: ignore[arg-type]
+    catalog = Catalog(site, resolve_path(tasks), holdout, suite)  # type: ignore[arg-type]
     chosen = list(catalog.tasks(split, level))[:limit]
     several = site == ALL
     out = []

@@ -113,7 +113,7 @@ class WebMDPEnvironment(Environment[WebMDPAction, WebMDPObservation, WebMDPState
 
     def __init__(self, site: str = ALL, *, mode: str = "semantic",
                  reward: RewardMode = "terminal", step_budget: int = DEFAULT_STEP_BUDGET,
-                 tasks_file: str | None = None, holdout: str = "task",
+                 tasks_file: str | None = None, holdout: str = "task", suite: str = "builtin",
                  max_expansions: int | None = None,
                  browsers: BrowserCap | None = None, step_timeout: float | None = None,
                  on_episode: Callable[[str, int, float, bool], None] | None = None) -> None:
@@ -121,7 +121,7 @@ class WebMDPEnvironment(Environment[WebMDPAction, WebMDPObservation, WebMDPState
         check_options(mode, reward, site)
         if step_budget < 1:
             raise ValueError(f"step_budget must be at least 1, got {step_budget}")
-        self.catalog = Catalog(site, resolve_path(tasks_file), Holdout.parse(holdout))
+        self.catalog = Catalog(site, resolve_path(tasks_file), Holdout.parse(holdout), suite)
         self.step_timeout = step_timeout
         self.on_episode = on_episode
         self.mode = mode

@@ -187,7 +187,7 @@ class _Env(WebMDPEnvironment):
 
 def build_app(*, site: str = ALL, mode: str = "semantic", reward: RewardMode = "terminal",
               max_sessions: int = DEFAULT_MAX_SESSIONS, step_budget: int = DEFAULT_STEP_BUDGET,
-              tasks_file: str | None = None, holdout: str = "task",
+              tasks_file: str | None = None, holdout: str = "task", suite: str = "builtin",
               step_timeout: float | None = DEFAULT_STEP_TIMEOUT,
               log: ServeLog | None = None, warm: bool | str = True,
               access: Access | None = None) -> FastAPI:
@@ -202,7 +202,8 @@ def build_app(*, site: str = ALL, mode: str = "semantic", reward: RewardMode = "
     env_cls = type("WebMDPServedEnvironment", (_Env,), {"log": log})
     factory = functools.partial(env_cls, site, mode=mode, reward=reward,
                                 step_budget=step_budget, tasks_file=tasks_file,
-                                holdout=holdout, browsers=browsers, step_timeout=step_timeout,
+                                holdout=holdout, suite=suite, browsers=browsers,
+                                step_timeout=step_timeout,
                                 on_episode=None if log is None else log.episode)
     probe = factory()  # a bad option fails now, not on the first session
 
@@ -241,7 +242,7 @@ def app_for(settings: ServeSettings, *, log: ServeLog | None, warm: bool | str,
     return build_app(site=settings.site, mode=settings.mode,
                      reward=settings.reward,  # type: ignore[arg-type]
                      max_sessions=settings.max_sessions, step_budget=settings.step_budget,
-                     tasks_file=settings.tasks, holdout=settings.holdout,
+                     tasks_file=settings.tasks, holdout=settings.holdout, suite=settings.suite,
                      step_timeout=settings.step_timeout, log=log, warm=warm,
                      access=access or settings.access())
 

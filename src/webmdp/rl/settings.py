@@ -37,6 +37,7 @@ class ServeSettings:
     step_budget: int = DEFAULT_STEP_BUDGET
     step_timeout: float = DEFAULT_STEP_TIMEOUT
     holdout: str = "task"
+    suite: str = "builtin"
     tasks: str | None = None
     host: str = "127.0.0.1"
     port: int = DEFAULT_PORT

@@ -8,9 +8,11 @@ from webmdp.tasks.splits import (
     ALL,
     CROSS,
     FILE,
+    GRID,
     LEVELS,
     SPLIT_VERSION,
     SPLITS,
+    SUITES,
     TEST,
     TEST_SHARE,
     TRAIN,
@@ -34,7 +36,8 @@ from webmdp.tasks.splits import (
     unknown,
 )
 
-__all__ = ["ALL", "CROSS", "FILE", "LEVELS", "SPLITS", "SPLIT_VERSION", "TEST", "TEST_SHARE",
+__all__ = ["ALL", "CROSS", "FILE", "GRID", "LEVELS", "SPLITS", "SPLIT_VERSION", "SUITES", "TEST",
+           "TEST_SHARE",
            "TRAIN", "Catalog", "Holdout", "assign", "base_template", "check_split", "counts",
            "default_split", "held_for", "held_out_templates", "level_of", "parse_level",
            "resolve_path", "site_choices", "site_pool", "sites_touched", "split_of", "task_spec",

@@ -46,6 +46,7 @@ from webmdp.rl.splits import (
     ALL,
     CROSS,
     FILE,
+    GRID,
     Catalog,
     Holdout,
     check_split,
@@ -62,7 +63,7 @@ def environment(site: str | list[str] = "shopping", mode: str = "semantic",
                 reward: RewardMode = "terminal", *,
                 step_budget: int = DEFAULT_STEP_BUDGET, split: str | None = None,
                 level: int | str | None = None, holdout: str = "task",
-                tasks: str | Path | None = None) -> Any:
+                tasks: str | Path | None = None, suite: str = "builtin") -> Any:
     """The ``environment_factory`` for ``site``: one class, or for ``all`` (every site and the
     cross-site suite, as the dataset's ``environment`` column names them) or a list of sites a
     ``{site: class}`` dict. ``mode``: ``semantic`` (the site's semantic actions as tools,
@@ -70,16 +71,21 @@ def environment(site: str | list[str] = "shopping", mode: str = "semantic",
 
     ``split`` / ``level`` / ``holdout``: the classes refuse a ``reset`` whose task lies
     outside that split and level (so a training run cannot touch a test task, whatever its
-    dataset holds). ``tasks``: a task file, whose ids resolve first."""
+    dataset holds). ``tasks``: a task file, whose ids resolve first. ``suite``: ``grid``
+    serves the grid suite's tasks (:mod:`webmdp.forge.grid`); ``cross-site`` is ``site=
+    "cross-site"``, which still works."""
+    if suite == CROSS:
+        site = CROSS if site in (ALL, CROSS) else site
     check_options(mode, reward, site)
     scope = _Scope(resolve_path(tasks), str(Holdout.parse(holdout)), split,
-                   parse_level(level))
+                   parse_level(level), suite)
     if split is not None:  # a bad split or level fails here, not at the first reset
-        check_split(split, Catalog(ALL, scope.tasks).splits())
+        check_split(split, Catalog(ALL, scope.tasks, suite=suite).splits())
     if scope.tasks is not None:
         _catalog(ALL, scope.tasks, scope.holdout).tasks(FILE)  # a bad file fails here too
     if isinstance(site, list) or site == ALL:
-        names = [*site_names(), CROSS] if site == ALL else list(site)  # all: the benchmark
+        names = ([*site_names(), *([CROSS] if suite != GRID else [])] if site == ALL
+                 else list(site))  # all: the benchmark
         return {n: _env_class(n, mode, reward, step_budget, scope) for n in names}
     return _env_class(site, mode, reward, step_budget, scope)
 
@@ -104,6 +110,7 @@ class _Scope:
     holdout: str = "task"
     split: str | None = None
     level: int | str | None = None
+    suite: str = "builtin"
 
 
 def class_name(site: str, mode: str = "semantic") -> str:
@@ -146,7 +153,7 @@ class WebMDPToolEnv:
         if not isinstance(task_id, str):
             raise ValueError("reset needs the row's task_id")
         scope = self._scope
-        catalog = _catalog(self._site, scope.tasks, scope.holdout)
+        catalog = _catalog(self._site, scope.tasks, scope.holdout, scope.suite)
         task = catalog.task(task_id)
         if scope.split is not None and task.id not in _ids(catalog, scope.split, scope.level):
             raise ValueError(f"task {task_id!r} is not in split {scope.split!r}"
@@ -209,8 +216,9 @@ class WebMDPToolEnv:
 
 
 @cache
-def _catalog(site: str, tasks: str | None = None, holdout: str = "task") -> Catalog:
-    return Catalog(site, tasks, Holdout.parse(holdout))
+def _catalog(site: str, tasks: str | None = None, holdout: str = "task",
+             suite: str = "builtin") -> Catalog:
+    return Catalog(site, tasks, Holdout.parse(holdout), suite)
 
 
 @cache

@@ -1,6 +1,6 @@
 """The difficulty dial: tasks whose *measured* WebForge vector meets a request.
 
-Each site has one fixed stream of candidate tasks beyond its built-in 180, in six or seven
+Each site has one fixed stream of candidate tasks beyond its built-in 180, in seven or eight
 segments of :data:`SCAN` candidates that turn one knob each (:func:`segments`):
 
 1. ``templates``: the site's templates, then its dial templates (visual information, Direct
@@ -22,7 +22,13 @@ segments of :data:`SCAN` candidates that turn one knob each (:func:`segments`):
    (world meta ``page_size``); the oracle turns pages (``GoToPage``, or ``NextPage`` on mail)
    to reach each entity it opens, so Jump Breadth falls (fewer options on a page) and Page
    Interaction rises (the page turns are actions on the list page). A page turn stays on the
-   same surface, so it is not a Jump Depth transition.
+   same surface, so it is not a Jump Depth transition;
+8. ``lookups`` (three times :data:`SCAN` candidates): the ``lookup`` variants (``direct`` by the
+   shortest way, :mod:`webmdp.tasks.variants`) in sparse worlds
+   (no fillers, nor a site's own background entities: ``WorldSpec.sparse``) with small
+   pages and at most one hard negative: read-only look-ups on short lists and small pages,
+   WebForge's level 1 ("direct lookup, read-only, no risk"), which needs at most one
+   dimension above L1 (the grid suite, :mod:`webmdp.forge.grid`).
 
 Candidate ``k`` is world index ``DIAL_BASE + k``; within its segment, at offset ``j``, it is
 template ``j mod T`` of the segment's ``T`` and ``(j div T) mod 4`` hard negatives, so the
@@ -46,12 +52,12 @@ from webmdp.errors import ConfigError, GenerationError, unknown_choice
 from webmdp.tasks.domains import domain_of
 from webmdp.tasks.generate import MAX_HARD_NEGATIVES, make_task
 from webmdp.tasks.model import DIMENSIONS, Task
-from webmdp.tasks.variants import SEP, modes
+from webmdp.tasks.variants import LOOKUP, SEP, modes
 
 DIAL_BASE = 10_000
 SCAN = 240
-"""Candidates per segment of a site's stream (the dial looks at ``SCAN`` per segment, six or
-seven segments a site, before it gives up on a request)."""
+"""Candidates per segment of a site's stream (the dial looks at ``SCAN`` per segment, seven or
+eight segments a site, before it gives up on a request)."""
 SMALL_CATALOGUE = 0
 """Filler entities in the ``small-catalogue`` segment's worlds."""
 SMALL_PAGE = 2
@@ -69,11 +75,18 @@ class Segment:
     catalogue: int | None = None
     confirm: bool = False
     page_size: int | None = None
+    scan: int = 0
+    """Candidates in the segment (0: :data:`SCAN`)."""
+    sparse: bool = False
+    """Worlds with nothing but the pinned entities (``WorldSpec.sparse``)."""
+    max_hard_negatives: int = MAX_HARD_NEGATIVES
+    """The hard-negative knob turns 0..this (a look-up lists at most two look-alikes)."""
 
 
 APPENDED = ("visual",)
 """Appended template segments, in order: each holds the dial templates that name it as their
-``dial_segment`` (a site whose templates name none has none); ``small-pages`` follows them."""
+``dial_segment`` (a site whose templates name none has none); ``small-pages`` and ``lookups``
+follow them."""
 
 
 def segments(site: Site) -> tuple[Segment, ...]:
@@ -91,7 +104,10 @@ def segments(site: Site) -> tuple[Segment, ...]:
             Segment("confirm-dialogs", names, confirm=True),
             *(Segment(seg, tuple(n for n, s in late.items() if s == seg)) for seg in APPENDED
               if seg in late.values()),
-            Segment("small-pages", names, page_size=SMALL_PAGE))
+            Segment("small-pages", names, page_size=SMALL_PAGE),
+            Segment("lookups", tuple(f"{n}{SEP}{LOOKUP}" for n in coded),
+                    SMALL_CATALOGUE, page_size=SMALL_PAGE, scan=3 * SCAN, sparse=True,
+                    max_hard_negatives=1))
 
 
 def candidate_templates(site: Site) -> list[str]:
@@ -148,7 +164,7 @@ def stream(site: Site) -> Iterator[Task]:
     for k, (seg, template, hn) in enumerate(_candidates(site)):
         try:
             task = make_task(site, DIAL_BASE + k, template, hn, catalogue=seg.catalogue,
-                             confirm=seg.confirm, page_size=seg.page_size)
+                             confirm=seg.confirm, page_size=seg.page_size, sparse=seg.sparse)
         except GenerationError:
             continue
         assert task.difficulty is not None
@@ -162,8 +178,8 @@ def _candidates(site: Site) -> Iterator[tuple[Segment, str, int]]:
     """(segment, template, hard negatives) of each candidate, in stream order."""
     for seg in segments(site):
         names = seg.templates
-        for j in range(SCAN if names else 0):
-            yield seg, names[j % len(names)], (j // len(names)) % (MAX_HARD_NEGATIVES + 1)
+        for j in range((seg.scan or SCAN) if names else 0):
+            yield seg, names[j % len(names)], (j // len(names)) % (seg.max_hard_negatives + 1)
 
 
 def search(request: Request, sites: Sequence[str], limit: int) -> tuple[list[Task], list[Task]]:
@@ -203,7 +219,7 @@ def resolve(task_id: str) -> Task:
     for task in stream(site):
         if task.id == task_id:
             return task
-    scanned = len(segments(site)) * SCAN
+    scanned = sum(seg.scan or SCAN for seg in segments(site))
     raise ConfigError(f"unknown task id '{task_id}': the {site.name} dial stream holds fewer "
                       f"level-{m['level']} tasks in its first {scanned} candidates")
 

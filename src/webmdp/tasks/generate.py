@@ -52,13 +52,14 @@ def plan(site: Site, n: int | None = None) -> list[tuple[int, str, int]]:
 
 def make_task(site: Site, index: int, template: str, hard_negatives: int,
               catalogue: int | None = None, confirm: bool = False,
-              page_size: int | None = None) -> Task:
+              page_size: int | None = None, sparse: bool = False) -> Task:
     """Build, check and oracle-verify one task. Deterministic in (site, index) and the knobs:
     ``template`` (a ``BASE:MODE`` answer variant too), ``hard_negatives``, ``catalogue``
     (at most that many filler entities; ``None``: the template's own count), ``confirm``
     (the site's commit actions behind a confirmation dialog: :mod:`webmdp.core.dialog`) and
     ``page_size`` (results per page on the site's listings, the oracle turning pages to reach
-    what it opens; ``None``: the site's own)."""
+    what it opens; ``None``: the site's own) and ``sparse`` (no filler entities, nor the
+    background entities a site draws on its own: ``WorldSpec.sparse``)."""
     tpl = template_of(site, template)
     seed = task_seed(site.name, index)
     tid = task_id(site.name, index)
@@ -67,6 +68,8 @@ def make_task(site: Site, index: int, template: str, hard_negatives: int,
         draft = tpl.draft(site, rng, hard_negatives)
         if catalogue is not None and draft.spec.n_fillers > catalogue:
             draft.spec = replace(draft.spec, n_fillers=catalogue)
+        if sparse:
+            draft.spec = replace(draft.spec, n_fillers=0, sparse=True)
         world = site.generate_world(draft.spec, rng)
         draft.bind(world)
         if tpl.matches(draft, world) == [draft.target]:

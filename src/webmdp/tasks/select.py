@@ -4,7 +4,8 @@
 :mod:`webmdp.tasks.splits`) and ``webmdp.make`` (:func:`env_task`).
 
 A selection names a suite (``builtin``: every site's generated tasks; ``cross-site``: the
-composed suite; or a JSONL task file), then narrows it: sites, templates, hard-negative counts,
+composed suite; ``grid``: 40 tasks per site and WebForge level, :mod:`webmdp.forge.grid`; or
+a JSONL task file), then narrows it: sites, templates, hard-negative counts,
 access levels, an RL split under a holdout (and a measured level), task ids; then limits it
 (the first N, or N spread evenly across the list). A selection that comes out empty is an
 error naming what each filter removed. Tasks come from :mod:`webmdp.tasks.sources`, which
@@ -22,9 +23,9 @@ from typing import Any
 from webmdp.errors import ConfigError, unknown_choice
 from webmdp.tasks import sources
 from webmdp.tasks.model import Task
-from webmdp.tasks.sources import CROSS, read_task_file
+from webmdp.tasks.sources import CROSS, GRID, read_task_file
 
-SUITES = ("builtin", "cross-site")
+SUITES = ("builtin", "cross-site", GRID)
 ACCESS_LEVELS = ("card", "filter", "detail")
 
 
@@ -77,7 +78,8 @@ def select(sel: Selection) -> list[Task]:
     from webmdp.tasks.dial import is_dial_id, resolve
 
     dialled = [i for i in sel.task_ids if is_dial_id(i)]
-    if dialled and tasks_file is None:  # dial names (shopping_L3_0007) rebuild their task
+    # dial names (shopping_L3_0007) rebuild their task; the grid holds its own
+    if dialled and tasks_file is None and sel.suite != GRID:
         rest = tuple(i for i in sel.task_ids if i not in dialled)
         made = [resolve(i) for i in dialled]
         if rest:
@@ -90,6 +92,8 @@ def select(sel: Selection) -> list[Task]:
         steps = Filters(tasks, f"{len(tasks)} tasks in {tasks_file}")
         if names(sel.site):
             steps.keep(f"--site {sel.site}", lambda t: t.site in names(sel.site))
+    elif sel.suite == GRID:
+        steps = _grid_pool(sel)
     else:
         steps = _site_pool(sel)
     _narrow(steps, sel, only)
@@ -125,6 +129,17 @@ def _site_pool(sel: Selection) -> Filters:
     else:
         tasks = list(sources.pool(tuple(chosen)))
     return Filters(tasks, f"{len(tasks)} tasks of {', '.join(chosen)}")
+
+
+def _grid_pool(sel: Selection) -> Filters:
+    """The grid suite's tasks of the named sites, site by site (levels 1, 2, 3 each)."""
+    from webmdp.core.registry import get_site, site_names
+
+    chosen = names(sel.site) or _sites_of(sel.task_ids) or site_names()
+    for n in chosen:
+        get_site(n)
+    tasks = [t for n in chosen for t in sources.grid_tasks(n)]
+    return Filters(tasks, f"{len(tasks)} grid tasks of {', '.join(chosen)}")
 
 
 def _narrow(steps: Filters, sel: Selection, only: tuple[str, Callable[[Task], bool]] | None
@@ -318,7 +333,8 @@ def _sites_of(task_ids: Sequence[str]) -> list[str]:
     from webmdp.core.registry import site_names
 
     known = set(site_names(plugins=True))
-    return list(dict.fromkeys(s for i in task_ids if (s := i.rsplit("_", 1)[0]) in known))
+    return list(dict.fromkeys(s for i in task_ids if (s := re.sub(
+        r"_L(?:[123]|none)$", "", i.rsplit("_", 1)[0])) in known))
 
 
 def _unknown_task(task_id: str, tasks: list[Task], steps: Filters) -> str:
@@ -350,10 +366,12 @@ def env_ids() -> list[str]:
     return out
 
 
-def env_task(env_id: str, *, index: int = 0, task_id: str | None = None) -> Task:
+def env_task(env_id: str, *, index: int = 0, task_id: str | None = None,
+             suite: str = "builtin") -> Task:
     """The task an env id names: the ``index``-th task of the site (or template), or
     ``task_id`` (a built-in id, or a dial name, :mod:`webmdp.tasks.dial`). Only that task is
-    built (one oracle replay), not the site's set."""
+    built (one oracle replay), not the site's set. ``suite="grid"``: the ``index``-th of the
+    site's grid tasks (levels 1, 2, 3 in turn), or ``task_id`` among them."""
     from webmdp.core.registry import get_site
     from webmdp.tasks.dial import is_dial_id, resolve
     from webmdp.tasks.generate import make_task, plan
@@ -365,6 +383,10 @@ def env_task(env_id: str, *, index: int = 0, task_id: str | None = None) -> Task
     entries = [e for e in plan(site) if m["template"] in (None, e[1])]
     if m["template"] and not entries:
         raise unknown_choice("template", m["template"], list(site.templates))
+    if suite == GRID:
+        return _grid_task(site.name, m["template"], index, task_id)
+    if suite != "builtin":
+        raise unknown_choice("suite for an environment id", suite, ["builtin", GRID])
     if task_id is not None and is_dial_id(task_id):  # a dial-made task: shopping_L3_0007
         task = resolve(task_id)
         if task.site != site.name or m["template"] not in (None, task.template):
@@ -379,3 +401,19 @@ def env_task(env_id: str, *, index: int = 0, task_id: str | None = None) -> Task
         raise unknown_choice("task index", str(index), [f"0..{len(entries) - 1}"])
     i, template, hn = entries[index]
     return make_task(site, i, template, hn)
+
+
+def _grid_task(site: str, template: str | None, index: int, task_id: str | None) -> Task:
+    """The grid suite's task of a site by index or id (a template narrows to its variants)."""
+    from webmdp.tasks.variants import base_name
+
+    tasks = [t for t in sources.grid_tasks(site)
+             if template in (None, base_name(t.template))]
+    if task_id is not None:
+        found = [t for t in tasks if t.id == task_id]
+        if not found:
+            raise unknown_choice("grid task id", task_id, [t.id for t in tasks[:3]] + ["..."])
+        return found[0]
+    if not 0 <= index < len(tasks):
+        raise unknown_choice("grid task index", str(index), [f"0..{len(tasks) - 1}"])
+    return tasks[index]

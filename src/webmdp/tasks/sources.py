@@ -1,7 +1,7 @@
 """Where tasks come from: a site's built-in set, the dial's level-1 pool of a site, the
-cross-site suite and a user's task file. Each is built once per process and read from the disk
-cache (:mod:`webmdp.tasks.cache`) when another process built it; only the sets asked for are
-read. :mod:`webmdp.tasks.select` chooses among them.
+cross-site suite, the grid suite and a user's task file. Each is built once per process and
+read from the disk cache (:mod:`webmdp.tasks.cache`) when another process built it; only the
+sets asked for are read. :mod:`webmdp.tasks.select` chooses among them.
 
 Sites are named through the site registry (:mod:`webmdp.core.registry`) and the cross-site
 suite through a lazy ``module:attr`` target (:data:`CROSS_SOURCE`): the composer lives above
@@ -23,6 +23,10 @@ from webmdp.tasks.model import Task
 CROSS = "cross-site"
 CROSS_SOURCE = "webmdp.cap.compose:generate_cross_tasks"
 """The cross-site suite's generator (CAP's composer), loaded on first read."""
+GRID = "grid"
+GRID_SOURCE = "webmdp.forge.grid:grid_site"
+"""The grid suite's builder (WebForge's site x level grid, refined by the forge), loaded on
+first read: like the composer, it lives above the tasks layer."""
 LOCK = threading.Lock()
 """One build at a time: concurrent sessions (``rl serve``) would otherwise each build it."""
 
@@ -90,6 +94,16 @@ def cross_tasks() -> tuple[Task, ...]:
     generate = getattr(importlib.import_module(module), attr)
     with LOCK:
         return tuple(generate())
+
+
+@cache
+def grid_tasks(site: str) -> tuple[Task, ...]:
+    """The grid suite's tasks of ``site`` (:data:`GRID_SOURCE`): levels 1, 2, 3, up to 40
+    each, from its built-in tasks and dial stream."""
+    module, attr = GRID_SOURCE.split(":")
+    build = getattr(importlib.import_module(module), attr)
+    with LOCK:
+        return tuple(build(site))
 
 
 @cache

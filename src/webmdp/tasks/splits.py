@@ -42,6 +42,8 @@ from webmdp.tasks.model import Task
 
 ALL = "all"
 CROSS = "cross-site"
+BUILTIN, GRID = "builtin", "grid"
+SUITES = (BUILTIN, CROSS, GRID)
 TRAIN, TEST = "train", "test"
 SPLITS = (TRAIN, TEST)
 FILE = "file"
@@ -217,22 +219,36 @@ class Catalog:
     site: str = ALL
     tasks_file: str | None = None
     holdout: Holdout = field(default_factory=Holdout)
+    suite: str = BUILTIN
+    """``builtin`` (the sites' tasks and the dial's level-1 tasks), ``cross-site`` (the same
+    as ``site="cross-site"``, which still works) or ``grid`` (:mod:`webmdp.forge.grid`)."""
     _by_id: dict[str, Task] = field(default_factory=dict, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         if self.site not in site_choices():
             raise unknown("site", self.site, site_choices())
+        if self.suite not in SUITES:
+            raise unknown("suite", self.suite, SUITES)
+        if self.suite == CROSS:
+            if self.site not in (ALL, CROSS):
+                raise ValueError(f"suite cross-site holds the cross-site tasks; site "
+                                 f"{self.site!r} is one site's: use suite builtin or grid")
+            object.__setattr__(self, "site", CROSS)
+        if self.suite == GRID and self.site == CROSS:
+            raise ValueError("the grid suite holds single-site tasks; give a site or 'all'")
         object.__setattr__(self, "holdout", Holdout.parse(self.holdout))
 
     def splits(self) -> list[str]:
-        return [TRAIN, TEST, *([CROSS] if self.site in (ALL, CROSS) else []),
+        return [TRAIN, TEST, *([CROSS] if self.site in (ALL, CROSS) and self.suite != GRID
+                               else []),
                 *([FILE] if self.tasks_file else [])]
 
     def tasks(self, split: str, level: int | str | None = None) -> Sequence[Task]:
         """The tasks of ``split`` (narrowed to ``level``) in their fixed order; an unknown
         split or level raises ValueError."""
         check_split(split, self.splits())
-        return _split_tasks(self.site, self.tasks_file, self.holdout, split, parse_level(level))
+        return _split_tasks(self.site, self.tasks_file, self.holdout, split, parse_level(level),
+                            self.suite)
 
     def held_out(self) -> dict[str, list[str]]:
         """``template``: the held-out templates per site of this scope; else empty."""
@@ -241,8 +257,8 @@ class Catalog:
         return held_out_templates(self.pool())
 
     def pool(self) -> Sequence[Task]:
-        """Every built-in task of the scope (``train`` and ``test`` together)."""
-        return _scope_pool(self.site)
+        """Every task of the scope's suite (``train`` and ``test`` together)."""
+        return _scope_pool(self.site, self.suite)
 
     def task(self, task_id: str) -> Task:
         """A task by id: the task file's first, then the scope's own (a cross-site id: the
@@ -268,7 +284,8 @@ class Catalog:
             own = _site_of_id(task_id)
             if own is not None and self.site in (ALL, own):  # read (or build) its set first
                 dial = task_id.startswith(f"{own}_L1_")
-                out.append(lambda: sources.dial_tasks(own) if dial else sources.site_tasks(own))
+                out.append(lambda: sources.grid_tasks(own) if self.suite == GRID else
+                           sources.dial_tasks(own) if dial else sources.site_tasks(own))
             out.append(self.pool)
         return out
 
@@ -285,24 +302,27 @@ def _is_cross_id(task_id: str) -> bool:
     return task_id.startswith(CROSS + "_")
 
 
-def _scope_pool(site: str) -> Sequence[Task]:
+def _scope_pool(site: str, suite: str = "builtin") -> Sequence[Task]:
     if site == CROSS:
         return sources.cross_tasks()
     from webmdp.core.registry import site_names
 
-    return sources.pool(tuple(site_names()) if site == ALL else (site,))
+    sites = tuple(site_names()) if site == ALL else (site,)
+    if suite == GRID:
+        return tuple(t for s in sites for t in sources.grid_tasks(s))
+    return sources.pool(sites)
 
 
 @cache
 def _split_tasks(site: str, tasks_file: str | None, holdout: Holdout, split: str,
-                 level: int | str | None) -> tuple[Task, ...]:
+                 level: int | str | None, suite: str = "builtin") -> tuple[Task, ...]:
     if split == FILE:
         assert tasks_file is not None
         chosen: Iterable[Task] = _file_tasks(tasks_file)
     elif split == CROSS:
         chosen = sources.cross_tasks()
     else:
-        pool = _scope_pool(site)
+        pool = _scope_pool(site, suite)
         held = held_out_templates(pool) if holdout.kind == "template" else None
         chosen = (t for t in pool if assign(t, holdout, held) == split)
     if level is None:

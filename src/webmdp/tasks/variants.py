@@ -10,6 +10,10 @@ the agent must return:
   as well.
 * ``calc``: ``direct``, but the answer is a multiple of a money field (``k`` times the price),
   so the agent must compute it (WebForge's Reasoning/Calc: arithmetic at least).
+* ``lookup``: ``direct`` with the shortest oracle that shows the field (:func:`shortest_reveal`:
+  no filter or sort the base applies is kept unless the way needs it). Only the dial's
+  ``lookups`` segment uses it, in sparse worlds, where WebForge's level-1 look-ups live; it is
+  not in :data:`MODES`, so the ``answers`` segments are unchanged.
 
 The field asked for is the first of the site's :data:`~webmdp.tasks.outputs.OUTPUTS` that the
 variant's oracle shows and the base instruction does not state
@@ -21,12 +25,13 @@ never use them.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from functools import cache
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from webmdp.core.model import World
+from webmdp.core.model import State, World
 from webmdp.core.spec import Action
-from webmdp.errors import GenerationError
+from webmdp.errors import GenerationError, InvalidAction
 from webmdp.tasks.model import AccessLevel, Condition, InfoConstraint
 from webmdp.tasks.outputs import OUTPUTS, PORT_TYPES, noun, pick_output, shown_on
 from webmdp.tasks.template import Draft, TaskTemplate
@@ -36,6 +41,9 @@ if TYPE_CHECKING:
 
 SEP = ":"
 MODES = ("direct", "mixed", "calc")
+LOOKUP = "lookup"
+REVEAL_DEPTH, REVEAL_NODES = 6, 4000
+"""The breadth-first search for a ``lookup`` oracle: at most this many actions and states."""
 CALC_FACTORS = (2, 3, 4, 5)
 """How many of the item a ``calc`` variant asks the total for."""
 
@@ -77,7 +85,8 @@ class AnswerVariant(TaskTemplate):
     def finish(self, draft: Draft, world: World, site: Site) -> None:
         """Choose the field to ask for, now that the oracle's path is known, and word the
         instruction."""
-        actions = self.oracle(draft, world, site)
+        actions = (self.base.oracle(draft, world, site) if self.mode == "mixed"
+                   else self._direct(draft, world, site))  # a look-up asks what direct asks
         port = pick_output(site.name, draft.target, world.entities[draft.target],
                            shown_on(site.name, world, actions), (draft.instruction,),
                            ("money",) if self.mode == "calc" else PORT_TYPES)
@@ -87,7 +96,7 @@ class AnswerVariant(TaskTemplate):
         draft.params["asked_field"] = port.field
         what = noun(site.name, world.entities[draft.target])
         base = draft.instruction
-        if self.mode == "direct":
+        if self.mode in ("direct", LOOKUP):
             draft.instruction = (f"Do not change anything. Find the {what} this request is "
                                  f"about and tell me its {port.label}: \"{base}\"")
         elif self.mode == "mixed":
@@ -100,9 +109,20 @@ class AnswerVariant(TaskTemplate):
                                  f"to: \"{base}\"")
 
     def oracle(self, draft: Draft, world: World, site: Site) -> list[Action]:
-        actions = self.base.oracle(draft, world, site)
         if self.mode == "mixed":
-            return actions
+            return self.base.oracle(draft, world, site)
+        if self.mode == LOOKUP and "asked_field" in draft.params:
+            base = self._direct(draft, world, site)
+            way = shortest_reveal(site, world, draft.target, draft.params["asked_field"], base)
+            if way is None:
+                raise GenerationError(f"{self.name}: no way of at most {REVEAL_DEPTH} actions "
+                                      "shows the asked field")
+            return way
+        return self._direct(draft, world, site)
+
+    def _direct(self, draft: Draft, world: World, site: Site) -> list[Action]:
+        """The base oracle up to its first action that changes the application state."""
+        actions = self.base.oracle(draft, world, site)
         for i, a in enumerate(actions):
             if site.action_spec(a.name).changes_state:
                 return actions[:i]
@@ -131,7 +151,9 @@ class AnswerVariant(TaskTemplate):
 
 _WHAT = {"direct": "report a field of the target instead (Direct answer)",
          "mixed": "and report a field of the target (Mixed answer)",
-         "calc": "report a multiple of the target's price instead (Direct answer, arithmetic)"}
+         "calc": "report a multiple of the target's price instead (Direct answer, arithmetic)",
+         LOOKUP: "report a field of the target instead, by the shortest way (Direct answer, "
+                 "look-up)"}
 
 
 def _plain(value: Any) -> str:
@@ -156,11 +178,52 @@ def template_of(site: Site, name: str) -> TaskTemplate:
 @cache
 def _variant(site: Site, name: str) -> AnswerVariant:
     base, _, mode = name.partition(SEP)
-    if mode not in MODES:
-        raise KeyError(f"{site.name} has no template '{name}' (variants: {', '.join(MODES)})")
+    if mode not in (*MODES, LOOKUP):
+        raise KeyError(f"{site.name} has no template '{name}' (variants: "
+                       f"{', '.join((*MODES, LOOKUP))})")
     return AnswerVariant(site.template(base), site, mode)
 
 
 def base_name(template: str) -> str:
     """The template a variant's name is built on (a plain name is its own)."""
     return template.partition(SEP)[0]
+
+
+def shortest_reveal(site: Site, world: World, target: str, field: str,
+                    base: Sequence[Action]) -> list[Action] | None:
+    """The shortest way (at least one action) from the start to a page showing ``field`` of
+    ``target``, by breadth-first search over the offered actions that change nothing (a
+    parameter the agent types comes from the base oracle's action of that name; without one
+    the action is skipped), first found in the offered order; None within
+    :data:`REVEAL_DEPTH` actions and :data:`REVEAL_NODES` states."""
+    typed = {a.name: a for a in base}
+    start = site.initial_state(world)
+    seen = {start}
+    frontier: list[tuple[State, list[Action]]] = [(start, [])]
+    while frontier:
+        nxt: list[tuple[State, list[Action]]] = []
+        for state, way in frontier:
+            for act in site.observe(state, world).available:
+                spec = site.action_spec(act.name)
+                if spec.changes_state:
+                    continue
+                missing = [p for p in spec.params if not p.optional and p.name not in act.params]
+                if missing:
+                    if act.name not in typed:
+                        continue
+                    act = typed[act.name]
+                try:
+                    after = site.step(state, act, world)
+                except InvalidAction:
+                    continue
+                if after in seen:
+                    continue
+                seen.add(after)
+                path = [*way, act]
+                if any(e.id == target and field in e.fields
+                       for e in site.observe(after, world).entities):
+                    return path
+                if len(path) < REVEAL_DEPTH and len(seen) < REVEAL_NODES:
+                    nxt.append((after, path))
+        frontier = nxt
+    return None

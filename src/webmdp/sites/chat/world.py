@@ -44,9 +44,9 @@ def generate_world(spec: WorldSpec, rng: random.Random) -> World:
     """Pinned messages, then each channel's fillers (avoiding the task's constraints), shuffled
     and numbered so an id never reveals the target."""
     messages = [complete_message(dict(p), rng) for p in spec.pinned]
-    for channel in V.CHANNELS:
-        messages += fillers(rng, FILLERS_PER_CHANNEL[channel], complete_message,
-                            spec.avoid, base={"channel": channel})
+    for channel in V.CHANNELS:  # a sparse world (the dial's look-ups) has no history
+        messages += fillers(rng, 0 if spec.sparse else FILLERS_PER_CHANNEL[channel],
+                            complete_message, spec.avoid, base={"channel": channel})
     done = WorldSpec(tuple(messages), 0, ())
     return assemble("chat", done, rng, prefix="MSG", complete=lambda p, _r: p,
                     meta={"today": V.TODAY, "me": V.ME})

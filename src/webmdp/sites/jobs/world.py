@@ -42,7 +42,8 @@ def generate_world(spec: WorldSpec, rng: random.Random) -> World:
                                           ("profile", "PRF", N_PROFILES, person)):
         pinned = tuple(p for p in spec.pinned if p.get("kind") == kind)
         avoid = tuple({**a, "kind": kind} for a in spec.avoid if a.get("kind") == kind)
-        part = assemble("jobs", WorldSpec(pinned, total - len(pinned), avoid), rng,
+        extra = 0 if spec.sparse else total - len(pinned)  # sparse: the dial's look-ups
+        part = assemble("jobs", WorldSpec(pinned, extra, avoid), rng,
                         prefix=prefix, complete=complete)
         entities.update(part.entities)
     return World(site="jobs", entities=entities)
