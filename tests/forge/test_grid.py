@@ -146,3 +146,15 @@ def test_make_builds_a_grid_task_by_index_or_id() -> None:
 def test_validate_replays_a_sample_of_each_cell_in_chromium() -> None:
     said = " ".join(_cli("validate", "--suite", "grid", "--site", SITE, "--limit", "3").split())
     assert "level 3 (GUI replay): ok" in said and "3 oracles replayed" in said
+
+
+def test_calibrate_runs_the_grid_and_reports_table_2() -> None:
+    from webmdp.forge.calibrate import calibrate
+
+    data = calibrate(2, sites=[SITE], browser=False, suite="grid")
+    assert data["episodes"] == 3 * 2 * 3  # oracle, greedy, random on 2 tasks of each level
+    for agent in ("greedy", "random"):
+        cells = data["by_level"][agent]
+        assert [cells[f"L{lv}"]["n"] for lv in (1, 2, 3)] == [2, 2, 2]
+        assert isinstance(cells["monotone"], bool)
+    assert data["oracle_success"] == 1.0

@@ -125,7 +125,12 @@ def _print(data: dict) -> None:  # type: ignore[type-arg]
 
 @app.command("calibrate")
 def calibrate(
-    per_level: int = typer.Option(2, "--per-level", help="Tasks of each overall level per site."),
+    per_level: int | None = typer.Option(None, "--per-level", help="Tasks of each overall "
+                                         "level per site (default: 2; with --suite grid "
+                                         "every task of the grid, 40)."),
+    suite: str = typer.Option("builtin", "--suite", help="builtin (a set balanced over levels "
+                              "from the dial streams) or grid (the grid suite's cells, "
+                              "`webmdp tasks stats --suite grid`)."),
     site: str = typer.Option("all", "--site", "-s", help="Sites, or 'all'."),
     browser: bool = typer.Option(True, "--browser/--no-browser", help="Also run the scripted "
                                  "screenshot (pixel) and text-only (axtext) agents in Chromium "
@@ -171,9 +176,11 @@ def calibrate(
                           "api_key": api_key, "timeout": timeout, "max_retries": max_retries,
                           "concurrency": concurrency})
     with console.status("calibrating...") as status:
+        if suite not in ("builtin", "grid"):
+            raise fail(f"--suite for calibrate is builtin or grid, not {suite!r}")
         data = run(per_level, sites=sites, browser=browser, visual_per_site=visual,
                    progress=lambda m: status.update(m), agents=agents, model=model_cfg,
-                   model_mode=mode)
+                   model_mode=mode, suite=suite)
     if as_json:
         typer.echo(json.dumps(data))
         return
@@ -229,6 +236,12 @@ def _show_calibration(data: dict[str, Any]) -> None:
         lo, hi = c["ci95"]
         return f"{100 * c['accuracy']:.0f}% [{100 * lo:.0f}-{100 * hi:.0f}] (n={c['n']})"
 
+    levels = Table("agent", "L1", "L2", "L3", "monotone",
+                   title="success per overall level (WebForge Table 2)")
+    for agent, c in data.get("by_level", {}).items():
+        levels.add_row(agent, cell(c["L1"]), cell(c["L2"]), cell(c["L3"]),
+                       "yes" if c["monotone"] else "[red]NO[/red]")
+    Console(width=160).print(levels)
     for v in data["dimensions"].values():
         flag = "yes" if v["monotone"] else "[red]NO[/red] (" + ", ".join(
             f"{i['agent']} {i['harder']}>{i['easier']}{'*' if i['significant'] else ''}"

@@ -75,15 +75,24 @@ def visual_set(per_site: int, sites: list[str]) -> list[Task]:
     return out
 
 
-def calibrate(per_level: int = 2, *, sites: list[str] | None = None, browser: bool = True,
-              visual_per_site: int = 6, progress: Callable[[str], None] | None = None,
-              out: Path | None = None, agents: tuple[str, ...] = SEMANTIC_AGENTS,
-              model: Any = None, model_mode: str = "semantic") -> dict[str, Any]:
+def calibrate(per_level: int | None = None, *, sites: list[str] | None = None,
+              browser: bool = True, visual_per_site: int = 6,
+              progress: Callable[[str], None] | None = None, out: Path | None = None,
+              agents: tuple[str, ...] = SEMANTIC_AGENTS, model: Any = None,
+              model_mode: str = "semantic", suite: str = "builtin") -> dict[str, Any]:
     """Run the agents and measure accuracy per dimension level (see the module's docstring).
-    ``agents`` run on the balanced set (built-in ones in semantic mode, model agents with
-    ``model`` in ``model_mode``); the oracle always does."""
+    ``agents`` run on the balanced set, or with ``suite="grid"`` on the grid suite's cells
+    (the first ``per_level`` of each, default all), built-in ones in semantic mode, model
+    agents with ``model`` in ``model_mode``; the oracle always does."""
     names = sites or site_names()
-    tasks = balanced_set(per_level, names)
+    if suite == "grid":
+        from webmdp.forge.grid import grid_site
+
+        cap = per_level or 10**6
+        tasks = [t for s in names for lv in (1, 2, 3) for t in
+                 [t for t in grid_site(s) if t.difficulty and t.difficulty.level == lv][:cap]]
+    else:
+        tasks = balanced_set(per_level or 2, names)
     runs: list[tuple[str, Task, EpisodeTrace]] = []
     with tempfile.TemporaryDirectory() as tmp:
         root = out or Path(tmp)
@@ -112,6 +121,17 @@ def _cells(pairs: list[tuple[Task, EpisodeTrace]], dim: str) -> dict[str, Any]:
     cells: dict[str, Any] = {}
     for lv in (1, 2, 3):
         hits = [tr.success for t, tr in pairs if t.difficulty and t.difficulty.of(dim) == lv]
+        k, n = sum(hits), len(hits)
+        cells[f"L{lv}"] = {"n": n, "accuracy": round(k / n, 4) if n else None,
+                           "ci95": wilson(k, n)}
+    return cells
+
+
+def _levels(pairs: list[tuple[Task, EpisodeTrace]]) -> dict[str, Any]:
+    """Success per overall level (WebForge Table 2) with 95% intervals."""
+    cells: dict[str, Any] = {}
+    for lv in (1, 2, 3):
+        hits = [tr.success for t, tr in pairs if t.difficulty and t.difficulty.level == lv]
         k, n = sum(hits), len(hits)
         cells[f"L{lv}"] = {"n": n, "accuracy": round(k / n, 4) if n else None,
                            "ci95": wilson(k, n)}
@@ -152,6 +172,8 @@ def summarise(runs: list[tuple[str, Task, EpisodeTrace]]) -> dict[str, Any]:
                      "significant_inversions": sum(i["significant"] for i in inversions),
                      "inversions": inversions, "by_agent": per_agent, "title": TITLES[dim]}
     return {"dimensions": dims, "agents": sorted({a for a, _, _ in runs}),
+            "by_level": {a: {**_levels(pairs), "monotone": not _inversions(_levels(pairs))}
+                         for a, pairs in sorted(by_agent.items())},
             "episodes": len(runs),
             "oracle_success": round(sum(oracle) / len(oracle), 4) if oracle else None,
             "not_monotone": [d for d, v in dims.items() if not v["monotone"]]}

@@ -57,7 +57,8 @@ def generate_world(spec: WorldSpec, rng: random.Random) -> World:
                     if key is not None and p["kind"] == kind and p["repo_key"] == key]
             avoid = [a for a in c_avoid if a["kind"] == kind and a["repo_key"] == key]
             base = {"kind": kind, "repo_key": key or ""}
-            group = mine + fillers(rng, max(0, n - len(mine)), child, avoid, base)
+            extra = 0 if spec.sparse else max(0, n - len(mine))  # sparse: the dial's look-ups
+            group = mine + fillers(rng, extra, child, avoid, base)
             rng.shuffle(group)
             for c in group:
                 number += rng.randint(1, 9)
