@@ -36,13 +36,14 @@ demo: $(if $(wildcard $(STAMP)),$(STAMP),$(DEMO_STAMP))
 	$(BIN)/webmdp demo --out runs/demo --sites $(SITES)
 
 # pytest-xdist spreads the suite over the cores (at most 4 workers: each holds a server and a
-# Chromium); the workers share one task cache. The run ends with its 15 slowest tests.
+# Chromium); the controller first fills their shared task cache on every core (tests/conftest.py).
+# The run ends with its 15 slowest tests.
 PYTEST_WORKERS ?= auto
 test: setup
 	$(BIN)/ruff check src tests tests-verifiers benchmarks examples scripts
 	$(BIN)/mypy
-	$(BIN)/python -m pytest -q -p no:cacheprovider -n $(PYTEST_WORKERS) --maxprocesses 4 \
-	  --durations 15
+	WEBMDP_TEST_PREBUILD=1 $(BIN)/python -m pytest -q -p no:cacheprovider -n $(PYTEST_WORKERS) \
+	  --maxprocesses 4 --durations 15
 	$(MAKE) --no-print-directory test-integrations
 
 # `make test-integrations` (part of `make test`) checks the verifiers taskset

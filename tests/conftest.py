@@ -5,7 +5,10 @@ from __future__ import annotations
 import atexit
 import os
 import shutil
+import subprocess
+import sys
 import tempfile
+import time
 from collections.abc import Iterator
 
 import pytest
@@ -28,6 +31,20 @@ else:
     os.environ["WEBMDP_TEST_CACHE"] = _CACHE
     atexit.register(shutil.rmtree, _CACHE, True)
 os.environ["WEBMDP_CACHE_DIR"] = _CACHE
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """``make test`` (``WEBMDP_TEST_PREBUILD=1``): before the xdist workers start, the
+    controller fills the fresh cache on every core (`webmdp cache build`: the built-in sets,
+    every site's dial pool, the cross-site suite, shopping's grid), so no test builds a pool
+    while the other workers wait on its lock or sit idle behind it."""
+    if os.environ.get("PYTEST_XDIST_WORKER") or os.environ.get("WEBMDP_TEST_PREBUILD") != "1":
+        return
+    t0 = time.monotonic()
+    for args in (("--site", "all"), ("--site", "shopping", "--suite", "grid")):
+        subprocess.run([sys.executable, "-m", "webmdp.cli.main", "cache", "build", *args],
+                       check=True, capture_output=True, text=True)
+    print(f"task cache built on every core in {time.monotonic() - t0:.0f} s", flush=True)
 
 
 @pytest.fixture(scope="session")

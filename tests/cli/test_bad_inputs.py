@@ -111,7 +111,7 @@ def test_a_rubric_nested_100000_deep(tmp_path: Path) -> None:
 
 def test_an_unknown_suite_names_the_valid_ones() -> None:
     line = _one_line_error(["run", "--suite", "nosuch"], "unknown suite 'nosuch'")
-    assert "builtin, cross-site, or a JSONL task file" in line
+    assert "builtin, cross-site, grid, or a JSONL task file" in line
     assert "field '-'" not in line
 
 

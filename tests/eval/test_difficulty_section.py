@@ -11,6 +11,7 @@ from webmdp.eval.analysis import analyse
 from webmdp.eval.difficulty_section import difficulty_summary
 from webmdp.eval.load import load_runs
 from webmdp.eval.write import write_report
+from webmdp.forge.calibrate import wilson
 from webmdp.runner.local import RunConfig, run_tasks
 
 
@@ -22,7 +23,9 @@ def test_accuracy_by_level_domain_dimension_and_cost(tmp_path: Path) -> None:
     episodes = load_runs([run]).episodes
     summary = difficulty_summary(episodes)
     oracle, rnd = summary["oracle (semantic)"], summary["random (semantic)"]
-    assert oracle["all"] == {"n": len(tasks), "accuracy": 1.0}
+    assert oracle["all"] == {"n": len(tasks), "accuracy": 1.0, "ci95": wilson(len(tasks),
+                                                                              len(tasks))}
+    assert oracle["all"]["ci95"][1] == 1.0 and oracle["all"]["ci95"][0] < 1.0
     # every task is counted once under its level, domain and each dimension
     levels = [str(t.difficulty.level) for t in tasks if t.difficulty]
     assert {lv: oracle["by_level"][lv]["n"] for lv in oracle["by_level"]} == {

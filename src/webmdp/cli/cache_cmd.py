@@ -23,9 +23,12 @@ def build(
     site: Annotated[str, typer.Option("--site", help="A site, or 'all' (every site; with no "
                                       "--suite, the cross-site suite too).")] = "all",
     suite: Annotated[str | None, typer.Option("--suite", help="builtin (the sites' built-in "
-                                              "and dial sets) or cross-site (the cross-site "
-                                              "suite); default: both for --site all, builtin "
-                                              "for one site.")] = None,
+                                              "and dial sets), cross-site (the cross-site "
+                                              "suite) or grid (the grid suite of the sites); "
+                                              "default: builtin and cross-site for --site "
+                                              "all, builtin for one site.")] = None,
+    workers: Annotated[int, typer.Option("--workers", "-w", help="Processes that build the "
+                                         "sets at once (default: the usable CPUs).")] = 0,
 ) -> None:
     """Build every task set serving SITE reads (`rl serve`, `run`, the TRL environment) and
     store it in the disk cache; sets already there are only read. Deterministic: the entries
@@ -33,7 +36,7 @@ def build(
     from webmdp.core.registry import site_names
     from webmdp.tasks.cache import cache_dir, code_key
     from webmdp.tasks.select import SUITES
-    from webmdp.tasks.sources import CROSS, build_pools, cache_names
+    from webmdp.tasks.sources import CROSS, GRID, build_parallel, cache_names
 
     if suite is not None and suite not in SUITES:
         raise fail(f"--suite must be one of {', '.join(SUITES)}, got {suite!r}")
@@ -43,17 +46,27 @@ def build(
     root = cache_dir()
     if root is None:
         raise fail("the disk cache is off (WEBMDP_CACHE_DIR=off): nothing to build")
+    sites = list(site_names()) if site == "all" else [site]
     if suite == CROSS:
         scopes = [CROSS]
+    elif suite == GRID:
+        scopes = []
     elif site != "all":
         scopes = [site]
     else:  # --site all: each site apart under --suite builtin, else the cross-site suite too
         scopes = list(site_names()) if suite == "builtin" else ["all"]
     for scope in scopes:
-        t0 = time.monotonic()
         typer.echo(f"building {scope}: {', '.join(cache_names(scope))} ...", err=True)
-        build_pools(scope)
-        typer.echo(f"  done in {time.monotonic() - t0:.1f} s", err=True)
+    if suite == GRID:
+        typer.echo(f"building the grid suite of {', '.join(sites)} ...", err=True)
+    from webmdp.runner.limits import usable_cpus
+
+    t0 = time.monotonic()
+    build_parallel([] if suite in (CROSS, GRID) else sites,
+                   cross=suite == CROSS or (suite is None and site == "all"),
+                   grid=sites if suite == GRID else (),
+                   workers=min(max(1, workers or usable_cpus()), 64))
+    typer.echo(f"  done in {time.monotonic() - t0:.1f} s", err=True)
     typer.echo(f"cache: {root / 'tasks' / code_key()}")
 
 

@@ -190,3 +190,31 @@ def build_pools(scope: str) -> None:
         pool(sites)
     if scope in ("all", CROSS):
         cross_tasks()
+
+
+def build_parallel(sites: Sequence[str], *, cross: bool = False, grid: Sequence[str] = (),
+                   workers: int = 1) -> None:
+    """Build what serving ``sites`` reads (their built-in sets, in parallel already, then
+    each site's dial pool), the cross-site suite when ``cross``, and the grid suite of the
+    sites in ``grid``, with the jobs after the built-in sets spread over ``workers``
+    processes: the same entries :func:`build_pools` stores, sooner on several cores."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    build_sets(sites)  # forks a worker per site itself
+    jobs = [*((dial_tasks, s) for s in sites), *([(cross_tasks, None)] if cross else []),
+            *((grid_tasks, s) for s in grid)]
+    if workers <= 1 or len(jobs) <= 1 or threading.active_count() > 1:
+        for fn, arg in jobs:
+            fn() if arg is None else fn(arg)  # type: ignore[operator]
+        return
+    with ProcessPoolExecutor(min(workers, len(jobs)),
+                             mp_context=multiprocessing.get_context("fork")) as pool:
+        for done in [pool.submit(_job, fn.__name__, arg) for fn, arg in jobs]:
+            done.result()
+
+
+def _job(name: str, arg: str | None) -> None:
+    """A worker's share of :func:`build_parallel`: build one set into the disk cache."""
+    fn = globals()[name]
+    fn() if arg is None else fn(arg)
