@@ -201,7 +201,9 @@ def build_parallel(sites: Sequence[str], *, cross: bool = False, grid: Sequence[
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
-    build_sets(sites)  # forks a worker per site itself
+    build_sets(sites)  # forks a worker per site itself, when two or more are missing
+    for s in sites:  # a lone missing set is built here (the others are only read)
+        site_tasks(s)
     jobs = [*((dial_tasks, s) for s in sites), *([(cross_tasks, None)] if cross else []),
             *((grid_tasks, s) for s in grid)]
     if workers <= 1 or len(jobs) <= 1 or threading.active_count() > 1:
