@@ -157,8 +157,7 @@ class GreedyAgent(PlanningAgent):
         self.site = get_site(task.site)
         self.instruction = task.instruction
         words = instruction_words(task.instruction)
-        searches = [a for a in self.site.actions
-                    if a.category == SkillCategory.SEARCH and any(p.text for p in a.params)]
+        searches = text_searches(self.site)
         # the search the instruction names (SearchJobs for "... job ..."), else the first
         search = max(searches, key=lambda a: sum(matches(w, words) for w in
                                                  action_words(a.name) - {"search"}),
@@ -225,6 +224,12 @@ class GreedyAgent(PlanningAgent):
             return None
         spec = self.site.action_spec(best.name)
         return Action(best.name, {**commit_params(spec, self.instruction), **best.params})
+
+
+def text_searches(site: Any) -> list[ActionSpec]:
+    """The site's SEARCH actions that take typed text: what ``greedy`` can search with."""
+    return [a for a in site.actions
+            if a.category == SkillCategory.SEARCH and any(p.text for p in a.params)]
 
 
 STOP = frozenset({"to", "in", "on", "of", "by", "a", "the", "as", "for"})

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from webmdp.agents.builtin import GreedyAgent
+from webmdp.agents.builtin import GreedyAgent, text_searches
 from webmdp.core.site import Site
 from webmdp.core.spec import Action, SkillCategory
 from webmdp.env.semantic import SemanticEnv
@@ -65,8 +65,7 @@ class BaselineFit:
 
 def baseline_fit(site: Site, tasks: Sequence[Task], *, step_budget: int = 20) -> BaselineFit:
     """Run ``greedy`` on ``tasks`` (semantic mode) and count what it managed."""
-    can_search = any(a.category == SkillCategory.SEARCH and any(p.text for p in a.params)
-                     for a in site.actions)
+    can_search = bool(text_searches(site))
     opened = committed = solved = plain = plain_solved = 0
     if can_search:
         inspect = {a.name for a in site.actions if a.category == SkillCategory.INSPECT

@@ -11,7 +11,7 @@ from collections import Counter, defaultdict
 from collections.abc import Sequence
 from typing import Any
 
-from webmdp.forge.calibrate import wilson
+from webmdp.forge.calibrate import inversions, wilson
 from webmdp.sites import site_names
 from webmdp.tasks.codes import explain, find_code
 from webmdp.tasks.difficulty import TITLES, of_task
@@ -112,8 +112,7 @@ def _pct(rate: dict[str, Any]) -> str:
 
 def _monotone(cells: dict[str, Any]) -> str:
     """``yes``, or the pairs of levels where the harder one scores higher."""
-    worse = [f"{hi} > {lo}" for lo, hi in (("L1", "L2"), ("L1", "L3"), ("L2", "L3"))
-             if cells[lo]["n"] and cells[hi]["n"] and cells[hi]["accuracy"] > cells[lo]["accuracy"]]
+    worse = [f"{i['harder']} > {i['easier']}" for i in inversions(cells)]
     return "no: " + ", ".join(worse) if worse else "yes"
 
 

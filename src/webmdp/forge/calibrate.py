@@ -117,28 +117,20 @@ def calibrate(per_level: int | None = None, *, sites: list[str] | None = None,
     return summarise(runs)
 
 
-def _cells(pairs: list[tuple[Task, EpisodeTrace]], dim: str) -> dict[str, Any]:
+def _cells(pairs: list[tuple[Task, EpisodeTrace]], dim: str | None) -> dict[str, Any]:
+    """Success at L1-L3 of dimension ``dim`` (``None``: the overall level, WebForge Table 2)
+    with 95% intervals."""
     cells: dict[str, Any] = {}
     for lv in (1, 2, 3):
-        hits = [tr.success for t, tr in pairs if t.difficulty and t.difficulty.of(dim) == lv]
+        hits = [tr.success for t, tr in pairs if t.difficulty and
+                (t.difficulty.level if dim is None else t.difficulty.of(dim)) == lv]
         k, n = sum(hits), len(hits)
         cells[f"L{lv}"] = {"n": n, "accuracy": round(k / n, 4) if n else None,
                            "ci95": wilson(k, n)}
     return cells
 
 
-def _levels(pairs: list[tuple[Task, EpisodeTrace]]) -> dict[str, Any]:
-    """Success per overall level (WebForge Table 2) with 95% intervals."""
-    cells: dict[str, Any] = {}
-    for lv in (1, 2, 3):
-        hits = [tr.success for t, tr in pairs if t.difficulty and t.difficulty.level == lv]
-        k, n = sum(hits), len(hits)
-        cells[f"L{lv}"] = {"n": n, "accuracy": round(k / n, 4) if n else None,
-                           "ci95": wilson(k, n)}
-    return cells
-
-
-def _inversions(cells: dict[str, Any]) -> list[dict[str, Any]]:
+def inversions(cells: dict[str, Any]) -> list[dict[str, Any]]:
     """Each pair of levels where the harder one scores higher; ``significant`` when their
     intervals do not overlap."""
     out = []
@@ -166,13 +158,13 @@ def summarise(runs: list[tuple[str, Task, EpisodeTrace]]) -> dict[str, Any]:
     dims: dict[str, Any] = {}
     for dim in DIMENSIONS:
         per_agent = {a: _cells(pairs, dim) for a, pairs in sorted(by_agent.items())}
-        inversions = [{"agent": a, **inv} for a, cells in per_agent.items()
-                      for inv in _inversions(cells)]
-        dims[dim] = {**_cells(pooled, dim), "monotone": not inversions,
-                     "significant_inversions": sum(i["significant"] for i in inversions),
-                     "inversions": inversions, "by_agent": per_agent, "title": TITLES[dim]}
+        found = [{"agent": a, **inv} for a, cells in per_agent.items()
+                 for inv in inversions(cells)]
+        dims[dim] = {**_cells(pooled, dim), "monotone": not found,
+                     "significant_inversions": sum(i["significant"] for i in found),
+                     "inversions": found, "by_agent": per_agent, "title": TITLES[dim]}
     return {"dimensions": dims, "agents": sorted({a for a, _, _ in runs}),
-            "by_level": {a: {**_levels(pairs), "monotone": not _inversions(_levels(pairs))}
+            "by_level": {a: {**(c := _cells(pairs, None)), "monotone": not inversions(c)}
                          for a, pairs in sorted(by_agent.items())},
             "episodes": len(runs),
             "oracle_success": round(sum(oracle) / len(oracle), 4) if oracle else None,

@@ -116,11 +116,7 @@ def _site_pool(sel: Selection) -> Filters:
     the dial's level-1 tasks included), only those sites' sets read. Without a split, cached
     sets are filtered as light rows (:func:`sources.site_rows`): only the tasks kept are
     validated."""
-    from webmdp.core.registry import get_site, site_names
-
-    chosen = names(sel.site) or _sites_of(sel.task_ids) or site_names()
-    for n in chosen:
-        get_site(n)
+    chosen = _chosen_sites(sel)
     sources.build_sets(chosen)  # built in parallel where missing
     tasks: list[Any]
     if sel.split is None:
@@ -133,13 +129,20 @@ def _site_pool(sel: Selection) -> Filters:
 
 def _grid_pool(sel: Selection) -> Filters:
     """The grid suite's tasks of the named sites, site by site (levels 1, 2, 3 each)."""
+    chosen = _chosen_sites(sel)
+    tasks = [t for n in chosen for t in sources.grid_tasks(n)]
+    return Filters(tasks, f"{len(tasks)} grid tasks of {', '.join(chosen)}")
+
+
+def _chosen_sites(sel: Selection) -> list[str]:
+    """The sites a selection reads: those named, else those its task ids name, else all;
+    an unknown name is refused, naming the valid ones."""
     from webmdp.core.registry import get_site, site_names
 
     chosen = names(sel.site) or _sites_of(sel.task_ids) or site_names()
     for n in chosen:
         get_site(n)
-    tasks = [t for n in chosen for t in sources.grid_tasks(n)]
-    return Filters(tasks, f"{len(tasks)} grid tasks of {', '.join(chosen)}")
+    return chosen
 
 
 def _narrow(steps: Filters, sel: Selection, only: tuple[str, Callable[[Task], bool]] | None
