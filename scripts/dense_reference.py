@@ -9,7 +9,9 @@ Per state: the informed distance ``dense`` uses and the state distance ``dense-s
 none may run out of (the script fails if one does).
 
 ``python scripts/dense_reference.py [site,...]`` rewrites the sites named (all by default)
-and keeps the others' entries.
+and keeps the others' entries. Each finished task is also appended to a partial file beside the
+reference (``.dense_reference.<site>.partial.jsonl``, not committed), so a run that is stopped
+picks up where it left off; the partial file is removed once the site is written.
 """
 
 from __future__ import annotations
@@ -66,7 +68,14 @@ def main() -> None:
     names = sys.argv[1].split(",") if len(sys.argv) > 1 else list(site_names())
     for name in names:
         t0, entries = time.process_time(), {}
+        partial = PATH.parent / f".dense_reference.{name}.partial.jsonl"
+        if partial.exists():
+            for line in partial.read_text().splitlines():
+                if line.strip():
+                    entries.update(json.loads(line))
         for task in tasks_of(name):
+            if task.id in entries:
+                continue
             distance.clear_cache()
             informed.clear_cache()
             entries[task.id] = {kind: distances(task, acts, BUDGET)
@@ -74,6 +83,8 @@ def main() -> None:
             out = [d for ep in entries[task.id].values() for pair in ep for d in pair if d == -2]
             if out:
                 raise SystemExit(f"{task.id}: {len(out)} searches ran out of {BUDGET}")
+            with partial.open("a") as f:
+                f.write(json.dumps({task.id: entries[task.id]}) + "\n")
         # read just before writing: another run may have written other sites meanwhile
         data = json.loads(gzip.decompress(PATH.read_bytes())) if PATH.exists() else {}
         data[name] = entries
@@ -82,6 +93,7 @@ def main() -> None:
               flush=True)
         PATH.write_bytes(gzip.compress(json.dumps(data, sort_keys=True,
                                                   separators=(",", ":")).encode(), mtime=0))
+        partial.unlink(missing_ok=True)
 
 
 if __name__ == "__main__":

@@ -129,19 +129,26 @@ def test_stream_segments_turn_the_knobs_and_names_resolve(
     segs = segments(site)
     assert [g.name for g in segs] == ["templates", "small-catalogue", "answers",
                                       "answers-small-catalogue", "confirm-dialogs",
-                                      "small-pages", "lookups"]
+                                      "small-pages", "lookups", "commits"]
     assert segs[1].catalogue == segs[3].catalogue == 0 and segs[0].catalogue is None
     assert segs[5].page_size == dial.SMALL_PAGE and segs[0].page_size is None
     assert segs[6].sparse and segs[6].scan == 3 * dial.SCAN and not segs[5].sparse
+    assert segs[7].sparse and segs[7].confirm and segs[7].page_size == dial.SMALL_PAGE
+    assert "watch_named_repo" in segs[7].templates  # a dial template naming the segment...
+    assert all("watch_named_repo" not in g.templates for g in segs[:7])  # ...is only there
+    starts = [0, 1, 2, 3, 4, 5, 6, 9]  # the lookups segment is three scans long
     picked: dict[int, Task] = {}
     for task in stream(site):  # the first task of each segment
-        picked.setdefault((task.index - DIAL_BASE) // dial.SCAN, task)
+        k = (task.index - DIAL_BASE) // dial.SCAN
+        if k in starts:
+            picked.setdefault(starts.index(k), task)
         if len(picked) == len(segs):
             break
-    assert sorted(picked) == [0, 1, 2, 3, 4, 5, 6]
-    assert [":" in picked[k].template for k in range(7)] == [False, False, True, True, False,
-                                                            False, True]
+    assert sorted(picked) == [0, 1, 2, 3, 4, 5, 6, 7]
+    assert [":" in picked[k].template for k in range(8)] == [False, False, True, True, False,
+                                                            False, True, False]
     assert picked[6].template.endswith(":lookup") and picked[6].verifier == []
+    assert "Confirm" in [a.name for a in picked[7].oracle_actions()]
     assert "Confirm" in [a.name for a in picked[4].oracle_actions()]
     assert picked[5].world["meta"]["page_size"] == dial.SMALL_PAGE
     assert len(picked[1].world["entities"]) < len(picked[0].world["entities"])
@@ -173,3 +180,20 @@ def test_a_lookup_takes_the_shortest_way_in_a_sparse_world() -> None:
     filtered = make_task(food, 20_001, "open_late_rated:direct", 0, catalogue=0, sparse=True)
     short = make_task(food, 20_001, "open_late_rated:lookup", 0, catalogue=0, sparse=True)
     assert len(short.oracle) < len(filtered.oracle)  # no filter the way does not need
+
+
+@pytest.mark.parametrize(("site", "template", "domain"), [
+    ("chat", "delete_own_reacted_by", "D2"), ("repo", "watch_named_repo", "D5"),
+    ("chat", "edit_own_message", "D7"), ("chat", "edit_own_message:mixed", "D7")])
+def test_a_confirmed_commit_in_a_sparse_world_reaches_level_1(site: str, template: str,
+                                                              domain: str) -> None:
+    """The ``commits`` segment's knobs put the domains whose work is a commit at level 1:
+    a confirmation before the commit (Risk Factor L2), short lists, a one-field look-up.
+    Without the dialog the same task risks an unwarned commit and fits no level 1."""
+    s = get_site(site)
+    knobs = {"catalogue": 0, "page_size": dial.SMALL_PAGE, "sparse": True}
+    task = make_task(s, 20_000, template, 0, confirm=True, **knobs)
+    assert task.domain == domain and task.difficulty is not None
+    assert task.difficulty.level == 1 and task.difficulty.measures["risk"] == "confirmed"
+    unwarned = make_task(s, 20_000, template, 0, **knobs)
+    assert unwarned.difficulty is not None and unwarned.difficulty.level != 1

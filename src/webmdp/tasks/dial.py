@@ -1,6 +1,6 @@
 """The difficulty dial: tasks whose *measured* WebForge vector meets a request.
 
-Each site has one fixed stream of candidate tasks beyond its built-in 180, in seven or eight
+Each site has one fixed stream of candidate tasks beyond its built-in 180, in eight or nine
 segments of :data:`SCAN` candidates that turn one knob each (:func:`segments`):
 
 1. ``templates``: the site's templates, then its dial templates (visual information, Direct
@@ -28,7 +28,13 @@ segments of :data:`SCAN` candidates that turn one knob each (:func:`segments`):
    (no fillers, nor a site's own background entities: ``WorldSpec.sparse``) with small
    pages and at most one hard negative: read-only look-ups on short lists and small pages,
    WebForge's level 1 ("direct lookup, read-only, no risk"), which needs at most one
-   dimension above L1 (the grid suite, :mod:`webmdp.forge.grid`).
+   dimension above L1 (the grid suite, :mod:`webmdp.forge.grid`);
+9. ``commits``: the templates that commit (Operation Code answers), their ``mixed`` variants,
+   and the dial templates that name this segment (repo's look-up chores), in sparse worlds
+   with small pages, at most one hard negative and a confirmation dialog before each commit:
+   WebForge's level 1 for tasks that change something (Risk Factor L2, confirmed, and short
+   lists), so that the domains whose work is a commit (moderation, operations, publishing)
+   reach level 1 too.
 
 Candidate ``k`` is world index ``DIAL_BASE + k``; within its segment, at offset ``j``, it is
 template ``j mod T`` of the segment's ``T`` and ``(j div T) mod 4`` hard negatives, so the
@@ -56,8 +62,8 @@ from webmdp.tasks.variants import LOOKUP, SEP, modes
 
 DIAL_BASE = 10_000
 SCAN = 240
-"""Candidates per segment of a site's stream (the dial looks at ``SCAN`` per segment, seven or
-eight segments a site, before it gives up on a request)."""
+"""Candidates per segment of a site's stream (the dial looks at ``SCAN`` per segment, eight or
+nine segments a site, before it gives up on a request)."""
 SMALL_CATALOGUE = 0
 """Filler entities in the ``small-catalogue`` segment's worlds."""
 SMALL_PAGE = 2
@@ -87,16 +93,19 @@ APPENDED = ("visual",)
 """Appended template segments, in order: each holds the dial templates that name it as their
 ``dial_segment`` (a site whose templates name none has none); ``small-pages`` and ``lookups``
 follow them."""
+LAST = "commits"
+"""The last segment, which a dial template may also name as its ``dial_segment``."""
 
 
 def segments(site: Site) -> tuple[Segment, ...]:
     """The site's stream segments, in order (see the module docstring)."""
     late = {n: t.dial_segment for n, t in site.dial_templates.items()
             if t.dial_segment != "templates"}
-    if unknown := set(late.values()) - set(APPENDED):
+    if unknown := set(late.values()) - {*APPENDED, LAST}:
         raise ConfigError(f"{site.name}: unknown dial segment(s) {sorted(unknown)}")
     names = tuple(n for n in (*site.templates, *site.dial_templates) if n not in late)
     coded = [n for n in names if site.template(n).answer_type == "operation_code"]
+    commits = (*coded, *(n for n, s in late.items() if s == LAST))
     variants = tuple(f"{n}{SEP}{m}" for m in modes(site) for n in coded)
     return (Segment("templates", names), Segment("small-catalogue", names, SMALL_CATALOGUE),
             Segment("answers", variants), Segment("answers-small-catalogue", variants,
@@ -107,7 +116,9 @@ def segments(site: Site) -> tuple[Segment, ...]:
             Segment("small-pages", names, page_size=SMALL_PAGE),
             Segment("lookups", tuple(f"{n}{SEP}{LOOKUP}" for n in coded),
                     SMALL_CATALOGUE, page_size=SMALL_PAGE, scan=3 * SCAN, sparse=True,
-                    max_hard_negatives=1))
+                    max_hard_negatives=1),
+            Segment(LAST, (*commits, *(f"{n}{SEP}mixed" for n in commits)), SMALL_CATALOGUE,
+                    confirm=True, page_size=SMALL_PAGE, sparse=True, max_hard_negatives=1))
 
 
 def candidate_templates(site: Site) -> list[str]:

@@ -54,8 +54,9 @@ class TaskTemplate(ABC):
     read (``direct``: :meth:`answer` gives it) or both (``mixed``)."""
     dial_segment: ClassVar[str] = "templates"
     """The difficulty dial's stream segment a dial-only template joins (:mod:`webmdp.tasks.dial`):
-    ``templates`` (the first), or a segment appended after the five, so that the dial names a
-    published stream gave do not move when a template is added."""
+    ``templates`` (the first), or a segment appended after the five (``visual``), or the last
+    (``commits``), so that the dial names a published stream gave do not move when a template
+    is added."""
 
     @abstractmethod
     def draft(self, site: Site, rng: random.Random, hard_negatives: int) -> Draft:
