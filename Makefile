@@ -35,10 +35,11 @@ demo: $(if $(wildcard $(STAMP)),$(STAMP),$(DEMO_STAMP))
 	@bash scripts/ensure_chromium.sh
 	$(BIN)/webmdp demo --out runs/demo --sites $(SITES)
 
-# pytest-xdist spreads the suite over the cores (at most 4 workers: each holds a server and a
-# Chromium); the controller first fills their shared task cache on every core (tests/conftest.py).
-# The run ends with its 15 slowest tests.
-PYTEST_WORKERS ?= auto
+# pytest-xdist runs the suite on 4 workers (each holds a server and a Chromium): most tests
+# spend their time waiting on Chromium, a server or a subprocess, so even 2 cores keep 4 busy.
+# The controller first fills their shared task cache on every core (tests/conftest.py). The run
+# ends with its 15 slowest tests. `make test-slow` holds the checks over whole corpora.
+PYTEST_WORKERS ?= 4
 test: setup
 	$(BIN)/ruff check src tests tests-verifiers benchmarks examples scripts
 	$(BIN)/mypy

@@ -33,17 +33,27 @@ else:
 os.environ["WEBMDP_CACHE_DIR"] = _CACHE
 
 
+PREBUILT_POOLS = ("shopping", "food", "mail")
+"""The sites whose dial pool ``make test`` builds before its workers start: the ones its tests
+read (a pool is the site's whole dial stream; the tests over every site's pool, ``rl splits
+--site all``, are in ``make test-slow``)."""
+PREBUILT_GRIDS = ("shopping",)
+"""The sites whose grid suite it builds (tests/forge/test_grid.py)."""
+
+
 def pytest_configure(config: pytest.Config) -> None:
     """``make test`` (``WEBMDP_TEST_PREBUILD=1``): before the xdist workers start, the
-    controller fills the fresh cache on every core (`webmdp cache build`: the built-in sets,
-    every site's dial pool, the cross-site suite, shopping's grid), so no test builds a pool
-    while the other workers wait on its lock or sit idle behind it."""
+    controller fills the fresh cache on every core (the built-in sets, the cross-site suite,
+    the dial pools of :data:`PREBUILT_POOLS` and the grids of :data:`PREBUILT_GRIDS`), so no
+    test builds a set while the other workers wait on its lock or sit idle behind it."""
     if os.environ.get("PYTEST_XDIST_WORKER") or os.environ.get("WEBMDP_TEST_PREBUILD") != "1":
         return
     t0 = time.monotonic()
-    for args in (("--site", "all"), ("--site", "shopping", "--suite", "grid")):
-        subprocess.run([sys.executable, "-m", "webmdp.cli.main", "cache", "build", *args],
-                       check=True, capture_output=True, text=True)
+    code = ("from webmdp.sites import site_names; from webmdp.tasks.sources import "
+            "build_parallel; from webmdp.runner.limits import usable_cpus; "
+            f"build_parallel(site_names(), cross=True, dial={PREBUILT_POOLS!r}, "
+            f"grid={PREBUILT_GRIDS!r}, workers=usable_cpus())")
+    subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True)
     print(f"task cache built on every core in {time.monotonic() - t0:.0f} s", flush=True)
 
 

@@ -31,12 +31,15 @@ runner = CliRunner()
 HOLDOUTS = ["task", "template", "site:mail"]
 
 
-@pytest.fixture(scope="module", params=["all", "cross-site"])
-def scope(request: pytest.FixtureRequest) -> str:
-    return str(request.param)
+SLOW = pytest.mark.slow
+"""Every site's pool is its whole dial stream: ``make test`` builds shopping's only (tests/
+conftest.py), so the checks over ``all`` run in ``make test-slow`` and shopping stands in."""
+SCOPES = ["shopping", pytest.param("all", marks=SLOW)]
 
 
-@pytest.mark.parametrize("holdout", HOLDOUTS)
+@pytest.mark.parametrize(("scope", "holdout"), [
+    *(("cross-site", h) for h in HOLDOUTS), ("shopping", "task"), ("shopping", "template"),
+    *(pytest.param("all", h, marks=SLOW) for h in HOLDOUTS)])
 def test_train_and_test_never_meet(scope: str, holdout: str) -> None:
     catalog = Catalog(scope, None, Holdout.parse(holdout))
     pool = {t.id for t in catalog.pool()}
@@ -58,8 +61,9 @@ def test_train_and_test_never_meet(scope: str, holdout: str) -> None:
         assert all("mail" in sites_touched(t) for t in test_tasks)
 
 
-def test_a_level_only_narrows_a_split() -> None:
-    catalog = Catalog("all")
+@pytest.mark.parametrize("scope", SCOPES)
+def test_a_level_only_narrows_a_split(scope: str) -> None:
+    catalog = Catalog(scope)
     for split in (TRAIN, TEST):
         whole = catalog.tasks(split)
         parts = [catalog.tasks(split, level) for level in LEVELS]
@@ -70,20 +74,22 @@ def test_a_level_only_narrows_a_split() -> None:
             assert all(level_of(t) == (None if level == "none" else level) for t in part)
 
 
-def test_the_dials_level_1_tasks_are_assigned_like_every_other() -> None:
-    catalog = Catalog("all")
+@pytest.mark.parametrize("scope", SCOPES)
+def test_the_dials_level_1_tasks_are_assigned_like_every_other(scope: str) -> None:
+    catalog = Catalog(scope)
     dial = [t for t in catalog.pool() if "_L1_" in t.id]
-    assert len(dial) > 300
+    assert len(dial) > (300 if scope == "all" else 30)
     train = {t.id for t in catalog.tasks(TRAIN, 1)}
     test = {t.id for t in catalog.tasks(TEST, 1)}
     assert {t.id for t in dial} <= train | test
     assert {t.id for t in dial} & train and {t.id for t in dial} & test
 
 
-def test_the_template_holdout_takes_a_fifth_of_each_sites_templates() -> None:
-    catalog = Catalog("all", None, Holdout.parse("template"))
+@pytest.mark.parametrize("scope", SCOPES)
+def test_the_template_holdout_takes_a_fifth_of_each_sites_templates(scope: str) -> None:
+    catalog = Catalog(scope, None, Holdout.parse("template"))
     held = catalog.held_out()
-    assert set(held) == set(site_names())
+    assert set(held) == (set(site_names()) if scope == "all" else {scope})
     for site, names in held.items():
         n = len({base_template(t) for t in catalog.pool() if t.site == site})
         assert len(names) == max(1, round(0.2 * n)), site
@@ -107,9 +113,10 @@ def test_bad_holdouts_and_levels_are_one_line() -> None:
         Catalog("shopping").tasks(TRAIN, 7)
 
 
+@pytest.mark.parametrize("scope", SCOPES)
 @pytest.mark.parametrize("holdout", ["task", "template"])
-def test_the_counts_table_is_the_sets(holdout: str) -> None:
-    catalog = Catalog("all", None, Holdout.parse(holdout))
+def test_the_counts_table_is_the_sets(holdout: str, scope: str) -> None:
+    catalog = Catalog(scope, None, Holdout.parse(holdout))
     table = counts(catalog)
     for split in (TRAIN, TEST):
         for level in LEVELS:
@@ -117,13 +124,15 @@ def test_the_counts_table_is_the_sets(holdout: str) -> None:
                 got = sum(r["tasks"] for r in table if (r["split"], r["level"], r["site"])
                           == (split, str(level), site))
                 assert got == sum(t.site == site for t in catalog.tasks(split, level))
-    result = runner.invoke(app, ["rl", "splits", "--holdout", holdout, "--json"])
+    result = runner.invoke(app, ["rl", "splits", "--site", scope, "--holdout", holdout,
+                                 "--json"])
     assert result.exit_code == 0, result.output
     shown = json.loads(result.output)
     assert shown["counts"] == table and shown["split_version"] == SPLIT_VERSION
     assert shown["held_out_templates"] == catalog.held_out()
 
 
+@SLOW
 def test_rl_splits_prints_the_table_and_the_held_out_site() -> None:
     result = runner.invoke(app, ["rl", "splits", "--holdout", "site:food"])
     assert result.exit_code == 0, result.output

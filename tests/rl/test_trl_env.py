@@ -102,7 +102,7 @@ def test_dense_rewards_sum_to_the_terminal_outcome_less_the_start_potential() ->
 @pytest.mark.parametrize("suffix", [".jsonl", ".parquet"])
 def test_rl_dataset_rows_name_their_task_and_environment(tmp_path: Path, suffix: str) -> None:
     out = tmp_path / f"train{suffix}"
-    res = runner.invoke(app, ["rl", "dataset", "--site", "all", "--split", "train",
+    res = runner.invoke(app, ["rl", "dataset", "--site", "shopping", "--split", "train",
                               "--level", "3", "--limit", "20", "--out", str(out)])
     assert res.exit_code == 0, res.output
     rows = [json.loads(x) for x in out.read_text().splitlines()] if suffix == ".jsonl" \

@@ -193,18 +193,20 @@ def build_pools(scope: str) -> None:
 
 
 def build_parallel(sites: Sequence[str], *, cross: bool = False, grid: Sequence[str] = (),
-                   workers: int = 1) -> None:
+                   workers: int = 1, dial: Sequence[str] | None = None) -> None:
     """Build what serving ``sites`` reads (their built-in sets, in parallel already, then
-    each site's dial pool), the cross-site suite when ``cross``, and the grid suite of the
-    sites in ``grid``, with the jobs after the built-in sets spread over ``workers``
-    processes: the same entries :func:`build_pools` stores, sooner on several cores."""
+    each site's dial pool, or only those of the sites in ``dial``), the cross-site suite when
+    ``cross``, and the grid suite of the sites in ``grid``, with the jobs after the built-in
+    sets spread over ``workers`` processes: the same entries :func:`build_pools` stores,
+    sooner on several cores."""
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
     build_sets(sites)  # forks a worker per site itself, when two or more are missing
     for s in sites:  # a lone missing set is built here (the others are only read)
         site_tasks(s)
-    jobs = [*((dial_tasks, s) for s in sites), *([(cross_tasks, None)] if cross else []),
+    jobs = [*((dial_tasks, s) for s in (sites if dial is None else dial)),
+            *([(cross_tasks, None)] if cross else []),
             *((grid_tasks, s) for s in grid)]
     if workers <= 1 or len(jobs) <= 1 or threading.active_count() > 1:
         for fn, arg in jobs:
