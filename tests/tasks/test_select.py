@@ -74,8 +74,8 @@ def test_a_task_file_as_suite_or_tasks_but_not_both(tmp_path: Path) -> None:
 @pytest.mark.parametrize("holdout", ["task", "template", "site:mail"])
 def test_a_split_keeps_its_side_only(holdout: str) -> None:
     rule = Holdout.parse(holdout)
-    train = select(Selection("mail,chat", split=TRAIN, holdout=holdout))
-    test = select(Selection("mail,chat", split=TEST, holdout=holdout))
+    train = select(Selection("mail,food", split=TRAIN, holdout=holdout))
+    test = select(Selection("mail,food", split=TEST, holdout=holdout))
     assert all(assign(t, rule) == TRAIN for t in train)
     assert all(assign(t, rule) == TEST for t in test)
     assert not {t.id for t in train} & {t.id for t in test}
