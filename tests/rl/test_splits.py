@@ -195,3 +195,24 @@ def test_a_task_file_given_is_what_dataset_and_reset_use(tmp_path: Path) -> None
     env = WebMDPEnvironment("food", tasks_file=str(file))
     assert [env.choose(seed=s).id for s in range(4)] == [t.id for t in [*mine, mine[0]]]
     assert WebMDPEnvironment("food").choose(seed=0).id == Catalog("food").tasks(TRAIN)[0].id
+
+
+def test_the_pool_leaves_out_the_streams_last_segment() -> None:
+    """A segment appended after the splits were published (``commits``) must not grow the
+    pool: a grown pool moves tasks between the splits (a template holdout is a fifth of the
+    pool's templates)."""
+    from webmdp.sites import get_site
+    from webmdp.tasks import dial
+    from webmdp.tasks.sources import dial_tasks
+
+    site = get_site("shopping")
+    end = dial.DIAL_BASE + dial.pool_candidates(site)
+    assert dial.segments(site)[-1].name == "commits"
+    pool = dial_tasks("shopping")
+    assert pool and max(t.index for t in pool) < end
+    # the commits segment does hold level-1 tasks the pool leaves out
+    seg = dial.segments(site)[-1]
+    first = [t for t in (dial.make_task(site, end + j, seg.templates[j], 0, catalogue=0,
+                                        confirm=True, page_size=seg.page_size, sparse=True)
+                         for j in range(6)) if t.difficulty and t.difficulty.level == 1]
+    assert first

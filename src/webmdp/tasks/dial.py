@@ -121,6 +121,16 @@ def segments(site: Site) -> tuple[Segment, ...]:
                     confirm=True, page_size=SMALL_PAGE, sparse=True, max_hard_negatives=1))
 
 
+def pool_candidates(site: Site) -> int:
+    """How many candidates of the stream the RL pool (:func:`webmdp.tasks.sources.
+    dial_tasks`) takes its level-1 tasks from: every segment but the last, ``commits``, which
+    came after the splits were published. A pool that grew with it would move published tasks
+    between ``train`` and ``test`` (a site's template holdout is a fifth of its pool's
+    templates)."""
+    return sum((seg.scan or SCAN) if seg.templates else 0
+               for seg in segments(site) if seg.name != LAST)
+
+
 def candidate_templates(site: Site) -> list[str]:
     """Every template name the site's stream draws from (variants included)."""
     return list(dict.fromkeys(n for seg in segments(site) for n in seg.templates))

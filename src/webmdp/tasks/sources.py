@@ -108,13 +108,17 @@ def grid_tasks(site: str) -> tuple[Task, ...]:
 
 @cache
 def dial_tasks(site: str) -> tuple[Task, ...]:
-    """The dial's level-1 tasks of ``site``, in stream order (``SITE_L1_NNNN``)."""
+    """The dial's level-1 tasks of ``site``, in stream order (``SITE_L1_NNNN``), from the
+    segments the RL pool reads (:data:`webmdp.tasks.dial.POOL_SEGMENTS`)."""
+    import itertools
+
     from webmdp.core.registry import get_site
     from webmdp.tasks.cache import cached_tasks
-    from webmdp.tasks.dial import stream
+    from webmdp.tasks.dial import DIAL_BASE, pool_candidates, stream
 
     def build(name: str) -> list[Task]:
-        return [t for t in stream(get_site(name))
+        end = DIAL_BASE + pool_candidates(get_site(name))
+        return [t for t in itertools.takewhile(lambda t: t.index < end, stream(get_site(name)))
                 if t.difficulty is not None and t.difficulty.level == 1]
 
     with LOCK:

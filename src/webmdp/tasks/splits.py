@@ -16,7 +16,8 @@ never reaches a test task. The holdout decides what ``test`` holds:
   that touches NAME goes to ``test`` too.
 
 A site's pool is its built-in tasks and the difficulty dial's level-1 tasks of that site
-(``SITE_L1_NNNN``, :mod:`webmdp.tasks.dial`): level 1 holds few built-in tasks (23 of 1,800),
+(``SITE_L1_NNNN``, :mod:`webmdp.tasks.dial`, from every stream segment but the last:
+:func:`~webmdp.tasks.dial.pool_candidates`): level 1 holds few built-in tasks (23 of 1,800),
 so the dial's worlds fill it. Both are assigned by the same rule. :data:`SPLIT_VERSION`
 changes whenever that rule does, and every dataset row and run names it.
 
