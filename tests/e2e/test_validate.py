@@ -74,6 +74,14 @@ def test_the_occlusion_check_names_the_cover_and_ignores_the_screen_edge(host) -
     assert res["occluded"] == [["Covered", "Banner"]]  # half off screen: an agent scrolls first
 
 
+def _name(p: psutil.Process) -> str:
+    """A process's name, lower case; "" for one that ended while the tree was read."""
+    try:
+        return p.name().lower()
+    except (psutil.Error, OSError):
+        return ""
+
+
 def test_a_terminated_parallel_validation_leaves_no_process_behind(tmp_path) -> None:  # type: ignore[no-untyped-def]
     """SIGTERM to `webmdp validate --workers 2` (a CI timeout, `kill`) stops its workers, and
     with them their servers, drivers and Chromiums."""
@@ -85,9 +93,8 @@ def test_a_terminated_parallel_validation_leaves_no_process_behind(tmp_path) -> 
     try:
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline:  # until both workers have a browser
-            tree = me.children(recursive=True)
-            if sum("chrom" in p.name().lower() or "headless" in p.name().lower()
-                   for p in tree) >= 2 and proc.poll() is None:
+            names = [_name(p) for p in me.children(recursive=True)]
+            if sum("chrom" in n or "headless" in n for n in names) >= 2 and proc.poll() is None:
                 break
             time.sleep(0.5)
         else:
