@@ -38,13 +38,14 @@ demo: $(if $(wildcard $(STAMP)),$(STAMP),$(DEMO_STAMP))
 # pytest-xdist runs the suite on 4 workers (each holds a server and a Chromium): most tests
 # spend their time waiting on Chromium, a server or a subprocess, so even 2 cores keep 4 busy.
 # The controller first fills their shared task cache on every core (tests/conftest.py). The run
-# ends with its 15 slowest tests. `make test-slow` holds the checks over whole corpora.
+# ends with its 15 slowest tests; an idle worker takes tests queued for a busy one (worksteal).
+# `make test-slow` holds the checks over whole corpora.
 PYTEST_WORKERS ?= 4
 test: setup
 	$(BIN)/ruff check src tests tests-verifiers benchmarks examples scripts
 	$(BIN)/mypy
 	WEBMDP_TEST_PREBUILD=1 $(BIN)/python -m pytest -q -p no:cacheprovider -n $(PYTEST_WORKERS) \
-	  --maxprocesses 4 --durations 15
+	  --dist worksteal --durations 15
 	$(MAKE) --no-print-directory test-integrations
 
 # `make test-integrations` (part of `make test`) checks the verifiers taskset
