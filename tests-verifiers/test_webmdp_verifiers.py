@@ -21,8 +21,10 @@ import verifiers.v1 as vf
 from support import BIG, oracle_json, oracle_tools
 from webmdp.rl.actions import task_actions
 from webmdp.rl.dataset import rows
+from webmdp.sites import site_names
 from webmdp.tasks.io import write_tasks
-from webmdp.tasks.splits import Catalog
+from webmdp.tasks.sources import site_tasks
+from webmdp.tasks.splits import Catalog, Holdout, assign
 from webmdp.testing import ScriptedModelServer
 from webmdp_verifiers import WebMDPEnv, WebMDPHarness, WebMDPTaskset
 from webmdp_verifiers.taskset import WebMDPConfig
@@ -48,8 +50,8 @@ def test_the_taskset_is_rl_datasets_selection_and_never_mixes_splits(holdout: st
     assert train == [r["task_id"] for r in rows("shopping", "train", holdout=holdout)]
     assert test == [r["task_id"] for r in rows("shopping", "test", holdout=holdout)]
     assert train and test and not set(train) & set(test)
-    level = ids(taskset(site="all", split="train", level="1"))
-    assert level == [r["task_id"] for r in rows("all", "train", level=1)]
+    level = ids(taskset(site="shopping", split="train", level="1"))
+    assert level == [r["task_id"] for r in rows("shopping", "train", level=1)]
 
 
 def test_a_task_carries_its_prompt_and_no_part_of_its_goal() -> None:
@@ -135,14 +137,13 @@ def test_vf_eval_plays_every_site_and_cross_site_tasks_to_reward_one(tmp_path: P
     """One test task of every site and two cross-site tasks, from a task file; an oracle
     model through the tools. A further task is played by a model that calls an action the
     page lacks and a 1 MB argument, then stops: a verdict of 0, no exception."""
-    catalog = Catalog("all")
-    picked, sites = [], set()
-    for t in catalog.tasks("test"):
-        if t.site not in sites:
-            sites.add(t.site)
-            picked.append(t)
-    picked += list(catalog.tasks("cross-site"))[:2]
-    unruly = next(t for t in catalog.tasks("test") if t.site == "shopping" and t not in picked)
+    # each site's first test task is a built-in one (a site's pool lists them first): read
+    # from the built-in sets, not through every site's dial pool
+    rule = Holdout.parse("task")
+    picked = [next(t for t in site_tasks(s) if assign(t, rule) == "test") for s in site_names()]
+    picked += list(Catalog("cross-site").tasks("cross-site"))[:2]
+    unruly = next(t for t in site_tasks("shopping") if assign(t, rule) == "test"
+                  and t not in picked)
     picked.append(unruly)
     file = tmp_path / "slice.jsonl"
     write_tasks(file, picked)
@@ -167,8 +168,8 @@ def test_vf_eval_plays_every_site_and_cross_site_tasks_to_reward_one(tmp_path: P
             assert metrics["coverage_at_commit"] == 1.0
             assert metrics["steps"] == len(t.oracle_actions()) + 1
         assert Path(info["webmdp"]["trace"]).is_file()
-    assert len(sites) == 10 and {"cross-site"} <= {t.site if not t.sites else "cross-site"
-                                                   for t in picked}
+    assert len({t.site for t in picked if not t.sites}) == 10
+    assert {"cross-site"} <= {t.site if not t.sites else "cross-site" for t in picked}
     report = subprocess.run([str(Path(sys.executable).parent / "webmdp"), "report",
                              str(runs)], capture_output=True, text=True, timeout=120)
     assert report.returncode == 0, report.stderr

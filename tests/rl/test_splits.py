@@ -216,3 +216,24 @@ def test_the_pool_leaves_out_the_streams_last_segment() -> None:
                                         confirm=True, page_size=seg.page_size, sparse=True)
                          for j in range(6)) if t.difficulty and t.difficulty.level == 1]
     assert first
+
+
+def test_a_file_task_is_checked_against_the_set_its_id_names(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A built-in id is looked up in the site's built-in set only, so checking a task file
+    of built-in tasks never builds a dial pool (a whole dial stream); a dial name is looked
+    up in the dial pool."""
+    from webmdp.tasks import sources
+
+    builtin = sources.site_tasks("food")[3]
+    dial = sources.dial_tasks("shopping")[0]
+
+    def no_pool(site: str) -> tuple[()]:
+        raise AssertionError(f"{site}'s dial pool was read for a built-in id")
+
+    with monkeypatch.context() as m:
+        m.setattr(sources, "dial_tasks", no_pool)
+        sources.pool.cache_clear()  # what an earlier test read of it
+        assert sources.builtin_twin(builtin) == builtin
+    assert sources.builtin_twin(dial) == dial
+    assert sources.builtin_twin(builtin.model_copy(update={"id": "food_9999"})) is None

@@ -143,13 +143,16 @@ def read_task_file(path: Path | str) -> list[Task]:
 
 
 def builtin_twin(task: Task) -> Task | None:
-    """The built-in task (or dial level-1 task) of ``task``'s id, if its site has one."""
+    """The built-in task (or dial level-1 task) of ``task``'s id, if its site has one. Only
+    the set the id names is read: a dial name (``SITE_L1_NNNN``) the site's dial pool, any
+    other id its built-in set."""
     from webmdp.core.registry import site_names
+    from webmdp.tasks.dial import is_dial_id
 
     if task.sites:
         found: Sequence[Task] = cross_tasks() if task.id.startswith(CROSS + "_") else ()
     elif task.site in site_names(plugins=True) and task.id.startswith(task.site + "_"):
-        found = pool((task.site,))
+        found = dial_tasks(task.site) if is_dial_id(task.id) else site_tasks(task.site)
     else:
         return None
     return next((t for t in found if t.id == task.id), None)
