@@ -71,8 +71,10 @@ def main() -> None:
         partial = PATH.parent / f".dense_reference.{name}.partial.jsonl"
         if partial.exists():
             for line in partial.read_text().splitlines():
-                if line.strip():
+                try:  # a run killed while it wrote leaves its last line cut
                     entries.update(json.loads(line))
+                except json.JSONDecodeError:
+                    continue
         for task in tasks_of(name):
             if task.id in entries:
                 continue
