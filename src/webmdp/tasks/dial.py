@@ -88,6 +88,11 @@ class Segment:
     max_hard_negatives: int = MAX_HARD_NEGATIVES
     """The hard-negative knob turns 0..this (a look-up lists at most two look-alikes)."""
 
+    @property
+    def size(self) -> int:
+        """Candidates the segment holds (none when it has no template)."""
+        return (self.scan or SCAN) if self.templates else 0
+
 
 APPENDED = ("visual",)
 """Appended template segments, in order: each holds the dial templates that name it as their
@@ -127,8 +132,7 @@ def pool_candidates(site: Site) -> int:
     came after the splits were published. A pool that grew with it would move published tasks
     between ``train`` and ``test`` (a site's template holdout is a fifth of its pool's
     templates)."""
-    return sum((seg.scan or SCAN) if seg.templates else 0
-               for seg in segments(site) if seg.name != LAST)
+    return sum(seg.size for seg in segments(site) if seg.name != LAST)
 
 
 def candidate_templates(site: Site) -> list[str]:
@@ -199,7 +203,7 @@ def _candidates(site: Site) -> Iterator[tuple[Segment, str, int]]:
     """(segment, template, hard negatives) of each candidate, in stream order."""
     for seg in segments(site):
         names = seg.templates
-        for j in range((seg.scan or SCAN) if names else 0):
+        for j in range(seg.size):
             yield seg, names[j % len(names)], (j // len(names)) % (seg.max_hard_negatives + 1)
 
 

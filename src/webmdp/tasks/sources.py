@@ -109,7 +109,7 @@ def grid_tasks(site: str) -> tuple[Task, ...]:
 @cache
 def dial_tasks(site: str) -> tuple[Task, ...]:
     """The dial's level-1 tasks of ``site``, in stream order (``SITE_L1_NNNN``), from the
-    segments the RL pool reads (:data:`webmdp.tasks.dial.POOL_SEGMENTS`)."""
+    segments the RL pool reads (:func:`webmdp.tasks.dial.pool_candidates`)."""
     import itertools
 
     from webmdp.core.registry import get_site
