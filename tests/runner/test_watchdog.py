@@ -72,3 +72,52 @@ def test_a_call_left_waiting_by_a_dead_chromium_is_ended(tmp_path: Path, monkeyp
     assert seen["after"] == "back"
     assert seen["new_driver"] != seen["old_driver"]
     assert chromium._start_time(seen["old_driver"]) is None  # the stopped driver was killed
+
+
+def test_a_chromium_that_hangs_as_it_starts_is_killed(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """The slot's host is watched while it launches: a browser stopped before it answers
+    Playwright (here a wrapper that stops itself, then would exec Chromium) is killed with
+    the driver, the launch fails at once, and the next launch in the slot works."""
+    real = chromium.browser_binary()
+    pidfile = tmp_path / "wrapper.pid"
+    wrapper = tmp_path / "chromium-that-hangs"
+    wrapper.write_text(f'#!/bin/sh\necho $$ > {pidfile}\nkill -STOP $$\nexec "{real}" "$@"\n')
+    wrapper.chmod(0o755)
+    monkeypatch.setenv("WEBMDP_CHROMIUM", str(wrapper))
+    (tmp_path / "tasks.jsonl").write_text("")
+    ctx = WorkerContext(tmp_path, RunSettings(step_timeout_s=2.0))
+    slot = ctx.new_slot()
+    stop = threading.Event()
+    watchdog = threading.Thread(target=ctx.watch_steps, args=(stop,), daemon=True)
+    seen: dict[str, Any] = {}
+
+    def slot_thread() -> None:
+        slot.busy_since = slot.last_beat = time.monotonic()
+        try:
+            ctx.host(slot)
+        except Exception as exc:
+            seen["error"] = f"{type(exc).__name__}: {exc}"
+        slot.busy_since = None
+        try:
+            monkeypatch.setenv("WEBMDP_CHROMIUM", real)
+            host = ctx.host(slot)
+            host.ensure()  # what an episode does first: a new driver and a new Chromium
+            page = host.browser.new_page()
+            page.set_content("<p>back</p>")
+            seen["after"] = page.inner_text("p")
+            slot.close()
+        except BaseException as exc:
+            seen["failure"] = repr(exc)
+
+    watchdog.start()
+    t = threading.Thread(target=slot_thread, daemon=True)
+    t.start()
+    t.join(120)
+    stop.set()
+    assert not t.is_alive(), "the slot stayed stuck in the launch"
+    assert "failure" not in seen, seen.get("failure")
+    assert seen["error"].startswith("BrowserError"), seen["error"]
+    assert "Timeout" not in seen["error"]  # ended by the kill, not by Playwright's own timeout
+    assert slot.killed is not None and "step watchdog" in slot.killed
+    assert chromium._start_time(int(pidfile.read_text())) is None  # the stopped one is gone
+    assert seen["after"] == "back"

@@ -89,7 +89,15 @@ class _Driver:
     def __init__(self) -> None:
         from playwright.sync_api import sync_playwright
 
-        self.pw: Any = sync_playwright().start()
+        with _STARTING:  # one driver starts at a time in a process: the new child is this one
+            before = _driver_children()
+            self.pw: Any = sync_playwright().start()
+            new = sorted(_driver_children() - before)
+        self.proc: tuple[int, int] | None = None
+        """The driver's pid and start time, to kill it (and what it launched) from another
+        thread, also while a launch is in progress."""
+        if len(new) == 1 and (started := _start_time(new[0])) is not None:
+            self.proc = (new[0], started)
         self.hosts = 0
         self.stopped = False
         self.main = threading.current_thread() is threading.main_thread()
@@ -101,6 +109,24 @@ class _Driver:
 
 
 _local = threading.local()
+_STARTING = threading.Lock()
+
+
+def _driver_children() -> set[int]:
+    """This process's children that run a Playwright driver (``node ... run-driver``)."""
+    me, found = os.getpid(), set()
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            if _parent(int(entry.name)) != me:
+                continue
+            cmd = (entry / "cmdline").read_bytes().split(b"\0")
+        except (OSError, ValueError):
+            continue
+        if b"run-driver" in cmd:
+            found.add(int(entry.name))
+    return found
 
 
 def _driver() -> _Driver:
@@ -177,7 +203,10 @@ class BrowserHost:
     :meth:`kill` may be called from another thread (a watchdog's).
     """
 
-    def __init__(self, *, headless: bool = True):
+    def __init__(self, *, headless: bool = True, launch: bool = True):
+        """``launch=False`` makes a host that has no browser yet: :meth:`launch` (or
+        :meth:`ensure`) starts it, e.g. once a watchdog can see the host (a launch can hang
+        too, and :meth:`kill` ends one in progress)."""
         self.headless = headless
         self.browser: Any = None
         self.pid: int | None = None
@@ -186,32 +215,42 @@ class BrowserHost:
         self._killed = False
         self._driver_killed = False
         self._drv: _Driver | None = None
-        try:
+        if launch:
             self.launch()
+
+    def launch(self) -> None:
+        """Start Chromium (the thread's driver first, if it has none); on failure the host
+        lets go of the driver, and :meth:`ensure` or :meth:`launch` may try again."""
+        try:
+            self._launch()
         except BaseException:
             self.close()  # let go of the thread's driver
             raise
 
-    def launch(self) -> None:
+    def _launch(self) -> None:
         if self._drv is None:  # first launch, or relaunch after close(): hold this thread's
             self._drv = _driver()
             self._drv.hosts += 1
+        self._driver_proc = self._drv.proc
+        self._killed = False  # a kill() from now on fails this launch
         try:
             self.browser = self._drv.pw.chromium.launch(
                 headless=self.headless, executable_path=executable_path(),
                 args=["--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
                       "--font-render-hinting=none"])
+            pid = self.browser_pid()
         except BrowserError:
             raise
         except Exception as exc:
             raise BrowserError(f"Chromium failed to start: {brief(exc)}") from exc
-        self._killed = False
-        pid = self.browser_pid()
+        if self._killed:
+            raise BrowserError("Chromium was killed while it started")
         self._started = _start_time(pid) if pid is not None else None
         self.pid = pid
-        driver = _parent(pid) if pid is not None else None  # Playwright's driver started it
-        started = _start_time(driver) if driver is not None else None
-        self._driver_proc = (driver, started) if driver and started is not None else None
+        if self._driver_proc is None and pid is not None:  # Playwright's driver started it
+            driver = _parent(pid)
+            started = _start_time(driver) if driver is not None else None
+            self._driver_proc = (driver, started) if driver and started is not None else None
 
     def browser_pid(self) -> int | None:
         """The Chromium browser process id (for fault-injection tests and diagnostics)."""
@@ -245,7 +284,13 @@ class BrowserHost:
         self._killed = True
         if driver and self._driver_proc is not None:
             self._driver_killed = True
-            _kill_if(*self._driver_proc)
+            drv_pid, drv_started = self._driver_proc
+            if _start_time(drv_pid) == drv_started:
+                launched = _descendants(drv_pid)  # a Chromium still starting has no pid here
+                _kill_if(drv_pid, drv_started)
+                for p in launched:
+                    with contextlib.suppress(ProcessLookupError):
+                        os.kill(p, signal.SIGKILL)
         if pid is None or started is None or _start_time(pid) != started:
             return  # never known, or already gone
         with contextlib.suppress(ProcessLookupError):

@@ -121,7 +121,8 @@ class WorkerContext:
         if slot.host is None:
             from webmdp.env.chromium import BrowserHost
 
-            slot.host = BrowserHost()
+            slot.host = BrowserHost(launch=False)  # seen by the step watchdog while it
+            slot.host.launch()  # launches: a Chromium that hangs as it starts is killed too
         return slot.host
 
     def close(self) -> None:
