@@ -113,7 +113,10 @@ def test_seen_none_is_the_screen_at_the_start_and_a_spent_budget_is_unknown() ->
     assert spent.distance is None and not spent.unreachable
 
 
-@pytest.mark.parametrize(("site", "task_id"), [("repo", "repo_0015"), ("housing", "housing_0000")])
+@pytest.mark.parametrize(("site", "task_id"), [
+    ("repo", "repo_0015"), ("housing", "housing_0000"), ("accommodation", "accommodation_0000"),
+    ("accommodation", "accommodation_0075"), ("accommodation", "accommodation_0150"),
+    ("accommodation", "accommodation_0165")])
 def test_a_sites_informed_bound_never_overshoots_and_keeps_every_distance(
         site: str, task_id: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """``Site.informed_bound`` (commits plus the way into the unseen detail pages) is at most

@@ -32,8 +32,9 @@ Bound = Callable[[State, Facts, bool], float]
 """A lower bound on the distance of a state to the goal (``math.inf``: provably unreachable).
 With ``look`` False it does not list what the screen shows and assumes every entity is on
 it: a weaker (never larger) bound that is much cheaper to compute."""
-Unseen = Sequence[tuple[int, tuple[str, ...]]]
-"""Per entity kind with detail evidence still unseen: (its evidence gap, those entities)."""
+Unseen = Sequence[tuple[int, tuple[str, ...], tuple[frozenset[str], ...]]]
+"""Per entity kind with detail evidence still unseen: (its evidence gap, those entities, each
+one's detail fields still unseen)."""
 InformedBound = Callable[[State, Facts, Unseen, bool], float]
 """A lower bound on the informed distance (:mod:`webmdp.tasks.informed`), given what is
 still unseen; ``look`` as for :data:`Bound`."""

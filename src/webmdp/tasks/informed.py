@@ -147,6 +147,10 @@ class _Informed:
         self.bit = {pair: 1 << i for i, pair in enumerate(self.pairs)}
         self.full = (1 << len(self.pairs)) - 1
         self.groups = _detail_groups(self.problem.site, self.bit)
+        self.detail_bits = {e: tuple((f, b) for (pe, f), b in self.bit.items() if pe == e and
+                                     m & b) for _, masks, entities in self.groups
+                            for m, e in zip(masks, entities, strict=True)}
+        """Each entity's detail evidence fields with their bits (what joint_bound names)."""
 
     def unseen_bound(self, mask: int, state: State | None = None) -> int:
         """A lower bound on the actions still needed to see every evidence pair, having seen
@@ -180,9 +184,13 @@ class _Informed:
         fn = self.problem.informed
         if fn is None or mask == self.full:
             return 0.0
-        unseen = [(gap, tuple(e for m, e in zip(masks, entities, strict=True) if m & ~mask))
-                  for gap, masks, entities in self.groups]
-        unseen = [(gap, es) for gap, es in unseen if es]
+        unseen = []
+        for gap, masks, entities in self.groups:
+            es = tuple(e for m, e in zip(masks, entities, strict=True) if m & ~mask)
+            if es:
+                fields = tuple(frozenset(f for f, b in self.detail_bits[e] if b & ~mask)
+                               for e in es)
+                unseen.append((gap, es, fields))
         return fn(state, facts, unseen, look) if unseen else 0.0
 
     def named(self, state: State) -> frozenset[str]:

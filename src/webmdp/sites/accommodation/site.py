@@ -8,7 +8,7 @@ from webmdp.core.spec import ActionSpec, ParamSpec, declare_action
 from webmdp.sites._common.site import CO, INS, NAV, ModularSite, SiteLogic
 from webmdp.sites._common.tasklib import shown
 from webmdp.sites.accommodation import mdp
-from webmdp.sites.accommodation.bound import accommodation_bound
+from webmdp.sites.accommodation.bound import accommodation_bound, accommodation_informed
 from webmdp.sites.accommodation.catalog import CATALOG
 from webmdp.sites.accommodation.state import AccommodationState
 from webmdp.sites.accommodation.world import (
@@ -68,6 +68,7 @@ class AccommodationSite(ModularSite[AccommodationState]):
     logic = SiteLogic(generate_world, mdp.transition, mdp.observe, mdp.facts,
                       mdp.available_actions)
     distance_bound = staticmethod(accommodation_bound)
+    informed_bound = staticmethod(accommodation_informed)
 
     def initial_state(self, world: World) -> State:
         return mdp.initial_state(world)

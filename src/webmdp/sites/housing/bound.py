@@ -68,7 +68,7 @@ def housing_informed(p: Problem) -> InformedBound:
         here = _here(state, world)
         nav = int(any(x not in here for x in hearts))
         near = here | ({state.focus} if state.surface == "TourRequest" else set())
-        for gap, homes in unseen:  # CancelTour goes back to the home's page
+        for gap, homes, _ in unseen:  # CancelTour goes back to the home's page
             first = 1 if any(h in near for h in homes) else 2
             nav = max(nav, first + (len(homes) - 1) * (1 if gap == 1 else 2))
         return float(len(hearts) + nav)

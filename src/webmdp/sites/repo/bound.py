@@ -66,7 +66,7 @@ def repo_informed(p: Problem) -> InformedBound:
             return math.inf
         commits = sum(need.values())
         nav = min((repo.nav(state, place, look) for place in need), default=0)
-        for gap, entities in unseen:
+        for gap, entities, _ in unseen:
             first = min(repo.nav(state, _detail(e), look) for e in entities)
             nav = max(nav, first + (len(entities) - 1) * (1 if gap == 1 else 2))
         return float(commits + nav)
