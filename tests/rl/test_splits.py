@@ -197,21 +197,23 @@ def test_a_task_file_given_is_what_dataset_and_reset_use(tmp_path: Path) -> None
     assert WebMDPEnvironment("food").choose(seed=0).id == Catalog("food").tasks(TRAIN)[0].id
 
 
-def test_the_pool_leaves_out_the_streams_last_segment() -> None:
-    """A segment appended after the splits were published (``commits``) must not grow the
-    pool: a grown pool moves tasks between the splits (a template holdout is a fifth of the
-    pool's templates)."""
+def test_the_pool_leaves_out_the_segments_appended_after_the_splits() -> None:
+    """Segments appended after the splits were published (``commits``, then ``analysis``)
+    must not grow the pool: a grown pool moves tasks between the splits (a template holdout
+    is a fifth of the pool's templates)."""
     from webmdp.sites import get_site
     from webmdp.tasks import dial
     from webmdp.tasks.sources import dial_tasks
 
     site = get_site("shopping")
     end = dial.DIAL_BASE + dial.pool_candidates(site)
-    assert dial.segments(site)[-1].name == "commits"
+    names = [g.name for g in dial.segments(site)]
+    assert names[-2:] == ["commits", "analysis"]
+    assert end == dial.DIAL_BASE + sum(g.size for g in dial.segments(site)[:-2])
     pool = dial_tasks("shopping")
     assert pool and max(t.index for t in pool) < end
     # the commits segment does hold level-1 tasks the pool leaves out
-    seg = dial.segments(site)[-1]
+    seg = dial.segments(site)[-2]
     first = [t for t in (dial.make_task(site, end + j, seg.templates[j], 0, catalogue=0,
                                         confirm=True, page_size=seg.page_size, sparse=True)
                          for j in range(6)) if t.difficulty and t.difficulty.level == 1]

@@ -13,6 +13,7 @@ import httpx
 import pytest
 
 from support import site_tasks
+from webmdp.core.model import World
 from webmdp.core.spec import Action
 from webmdp.env.browser import BrowserConfig, BrowserEnv
 from webmdp.env.chromium import BrowserHost
@@ -195,3 +196,26 @@ def test_direct_and_mixed_answers_are_judged(tmp_path: Path) -> None:
     greedy = run_tasks([direct, mixed], tmp_path / "g", RunConfig(agent="greedy"))
     assert not any(t.success for t in greedy)
     assert greedy[1].verifier["the final answer states the expected value"] is False
+
+
+def test_the_analysis_template_reports_a_charts_answer_at_level_3(tmp_path: Path) -> None:
+    """Shopping's Info Retrieval/Analysis (D4) at level 3: compare the look-alikes' photos
+    and price charts, report the price of the biggest drop. It sits in the ``analysis``
+    segment only, appended after ``commits``, so no earlier dial name moves."""
+    from webmdp.tasks import dial
+    from webmdp.tasks.generate import make_task
+
+    shop = get_site("shopping")
+    name = "report_biggest_price_drop"
+    assert [g.name for g in dial.segments(shop) if name in g.templates] == ["analysis"]
+    assert dial.segments(shop)[-1].name == "analysis"
+    task = make_task(shop, 10_502, name, 2)
+    assert (task.domain, task.answer_type, task.verifier) == ("D4", "direct", [])
+    assert task.difficulty is not None and task.difficulty.level == 3
+    world = World.from_dict(task.world)
+    prices = {e: world.entities[e]["price"] for e in (task.target, *task.hard_negatives)}
+    assert task.answer == f"{prices[task.target]:.2f}"
+    assert not any(matches(task.answer, f"{prices[n]:.2f}") for n in task.hard_negatives
+                   if prices[n] != prices[task.target])
+    (oracle,) = run_tasks([task], tmp_path / "o", RunConfig(agent="oracle"))
+    assert oracle.success and oracle.final_answer == task.answer

@@ -1,6 +1,6 @@
 """The difficulty dial: tasks whose *measured* WebForge vector meets a request.
 
-Each site has one fixed stream of candidate tasks beyond its built-in 180, in eight or nine
+Each site has one fixed stream of candidate tasks beyond its built-in 180, in eight to ten
 segments of :data:`SCAN` candidates that turn one knob each (:func:`segments`):
 
 1. ``templates``: the site's templates, then its dial templates (visual information, Direct
@@ -34,7 +34,9 @@ segments of :data:`SCAN` candidates that turn one knob each (:func:`segments`):
    with small pages, at most one hard negative and a confirmation dialog before each commit:
    WebForge's level 1 for tasks that change something (Risk Factor L2, confirmed, and short
    lists), so that the domains whose work is a commit (moderation, operations, publishing)
-   reach level 1 too.
+   reach level 1 too;
+10. ``analysis``: dial templates that name it, in their own worlds (shopping's
+   ``report_biggest_price_drop``: Info Retrieval/Analysis at level 3).
 
 Candidate ``k`` is world index ``DIAL_BASE + k``; within its segment, at offset ``j``, it is
 template ``j mod T`` of the segment's ``T`` and ``(j div T) mod 4`` hard negatives, so the
@@ -99,14 +101,18 @@ APPENDED = ("visual",)
 ``dial_segment`` (a site whose templates name none has none); ``small-pages`` and ``lookups``
 follow them."""
 LAST = "commits"
-"""The last segment, which a dial template may also name as its ``dial_segment``."""
+"""The segment after ``lookups``, which a dial template may also name as its
+``dial_segment``; the RL pool stops before it (:func:`pool_candidates`)."""
+TAIL = ("analysis",)
+"""Template segments appended after ``commits``, in order: each holds the dial templates that
+name it (a site whose templates name none has none), in the template's own worlds."""
 
 
 def segments(site: Site) -> tuple[Segment, ...]:
     """The site's stream segments, in order (see the module docstring)."""
     late = {n: t.dial_segment for n, t in site.dial_templates.items()
             if t.dial_segment != "templates"}
-    if unknown := set(late.values()) - {*APPENDED, LAST}:
+    if unknown := set(late.values()) - {*APPENDED, LAST, *TAIL}:
         raise ConfigError(f"{site.name}: unknown dial segment(s) {sorted(unknown)}")
     names = tuple(n for n in (*site.templates, *site.dial_templates) if n not in late)
     coded = [n for n in names if site.template(n).answer_type == "operation_code"]
@@ -123,16 +129,23 @@ def segments(site: Site) -> tuple[Segment, ...]:
                     SMALL_CATALOGUE, page_size=SMALL_PAGE, scan=3 * SCAN, sparse=True,
                     max_hard_negatives=1),
             Segment(LAST, (*commits, *(f"{n}{SEP}mixed" for n in commits)), SMALL_CATALOGUE,
-                    confirm=True, page_size=SMALL_PAGE, sparse=True, max_hard_negatives=1))
+                    confirm=True, page_size=SMALL_PAGE, sparse=True, max_hard_negatives=1),
+            *(Segment(seg, tuple(n for n, s in late.items() if s == seg)) for seg in TAIL
+              if seg in late.values()))
 
 
 def pool_candidates(site: Site) -> int:
     """How many candidates of the stream the RL pool (:func:`webmdp.tasks.sources.
-    dial_tasks`) takes its level-1 tasks from: every segment but the last, ``commits``, which
-    came after the splits were published. A pool that grew with it would move published tasks
-    between ``train`` and ``test`` (a site's template holdout is a fifth of its pool's
-    templates)."""
-    return sum(seg.size for seg in segments(site) if seg.name != LAST)
+    dial_tasks`) takes its level-1 tasks from: the segments before ``commits``, which came
+    after the splits were published, as did the :data:`TAIL` ones. A pool that grew with them
+    would move published tasks between ``train`` and ``test`` (a site's template holdout is a
+    fifth of its pool's templates)."""
+    total = 0
+    for seg in segments(site):
+        if seg.name == LAST:
+            break
+        total += seg.size
+    return total
 
 
 def candidate_templates(site: Site) -> list[str]:

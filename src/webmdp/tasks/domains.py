@@ -28,6 +28,7 @@ SITE_DOMAIN = {
 TEMPLATE_DOMAIN = {
     ("accommodation", "abandon_checkout"): "D4",
     ("shopping", "report_product_price"): "D4",
+    ("shopping", "report_biggest_price_drop"): "D4",
     ("jobs", "connect_alum_with_note"): "D3",
     ("jobs", "message_by_skill"): "D3",
     ("jobs", "connect_most_experienced"): "D3",

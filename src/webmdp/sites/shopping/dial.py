@@ -1,6 +1,7 @@
 """Shopping's dial-only templates: the product to add is told apart only by its photo's colour
 or its price-history chart (WebForge visual complexity L2 / L3; :mod:`..._common.visualtask`);
-and the Direct and Mixed answer types (report the price; add it and report the price)."""
+the Direct and Mixed answer types (report the price; add it and report the price); and an
+analysis that reports what the charts show."""
 
 from __future__ import annotations
 
@@ -62,6 +63,29 @@ class PhotoAndPriceDrop(VisualProduct):
     detail = ("photo_color", "price_history")
     sentence = ("Among the {brand} {cat} whose product photo shows {a_colour} item, add the one "
                 "whose price fell the most in its price-history chart to your cart.")
+
+
+class ReportBiggestDrop(PhotoAndPriceDrop):
+    """WebForge's Info Retrieval/Analysis at level 3: correlate each look-alike's photo and
+    price-history chart, compare the charts, and report the price of the one whose price fell
+    the most; nothing is committed, the answer is judged (after normalisation)."""
+
+    name = "report_biggest_price_drop"
+    description = "Correlate a photo and a chart, report the price of the biggest drop"
+    answer_type = "direct"
+    dial_segment = "analysis"  # added after the site's stream was published
+    sentence = ("Among the {brand} {cat} whose product photo shows {a_colour} item, find the "
+                "one whose price fell the most over the six months of its price-history chart "
+                "and tell me its current price. Do not buy anything.")
+
+    def commit(self, d: Draft, world: World) -> list[Action]:
+        return []
+
+    def verifier(self, d: Draft, world: World) -> list[Condition]:
+        return []
+
+    def answer(self, d: Draft, world: World) -> str | None:
+        return f"{world.entities[d.target]['price']:.2f}"
 
 
 class ReportPrice(FindProductExtract):
