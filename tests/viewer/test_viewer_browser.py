@@ -132,7 +132,8 @@ def test_tabs_show_the_bifurcation_and_the_verifier(page: Any, live: ViewerServe
 
 def test_batch_cells_open_the_filtered_task_list(page: Any, live: ViewerServer,
                                                  runs: Runs) -> None:
-    page.goto(url(live, "/batch?scope=all"))
+    # the batch page renders the scope's report and plots on first load: seconds when busy
+    page.goto(url(live, "/batch?scope=all"), timeout=60_000)
     assert page.locator("table.report").count() >= 6
     row = page.locator("table.report tr", has_text=f"{MODEL_AGENT} (semantic)").filter(
         has=page.locator('a[href*="bif=premature_commit"]'))

@@ -11,8 +11,9 @@ Both are browser-mode agents for a :class:`~webmdp.sites._common.visualtask.Visu
 they take the oracle's list steps to reach the group (navigation), visit every candidate (the
 target and its hard negatives, in id order: the group the instruction names), read each one's
 page, choose by the instruction's rule (the colour asked, the chart's measure), then open the
-chosen one and do the oracle's commit on it. Neither reads the MDP or the page's DOM text for a
-pixel-only value; on a task that is not visual they replay the oracle.
+chosen one and do the oracle's commit on it, or, where the task asks for a value
+(``direct``), report the template's answer for the chosen one. Neither reads the MDP or the
+page's DOM text for a pixel-only value; on a task that is not visual they replay the oracle.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from PIL import Image
 
 from webmdp.agents.base import SemanticView
 from webmdp.agents.builtin import PlanningAgent
+from webmdp.core.model import World
 from webmdp.core.spec import Action
 from webmdp.errors import ConfigError
 from webmdp.sites import get_site
@@ -156,6 +158,7 @@ class VisualChoiceAgent(PlanningAgent):
         super().__init__(seed)
         self.readings: dict[str, dict[str, Any]] = {}
         self.chosen: str | None = None
+        self.reported: str | None = None
         self._obs: dict[str, Any] = {}
 
     def reset(self, task: Task, mode: Mode) -> None:
@@ -166,7 +169,7 @@ class VisualChoiceAgent(PlanningAgent):
 
     def start(self, task: Task) -> None:
         self.rng = random.Random(f"{self.seed}:{task.id}")
-        self.readings, self.chosen = {}, None
+        self.readings, self.chosen, self.reported = {}, None, None
         oracle = task.oracle_actions()
         tpl = template_of(get_site(task.site), task.template)
         self.tpl = tpl if isinstance(tpl, VisualPick) else None
@@ -204,6 +207,13 @@ class VisualChoiceAgent(PlanningAgent):
         """What this agent can read of the pixel fields on the page: field -> value."""
         raise NotImplementedError
 
+    def final_answer(self, obs: dict[str, Any]) -> str | None:
+        """The pick's value on a task that asks for one (the template's answer for the
+        pick: these agents prove the choice decodable, not the reading of text), then the
+        confirmation code on screen, if any."""
+        parts = [self.reported, super().final_answer(obs)]
+        return "; ".join(p for p in parts if p) or None
+
     def _decide(self) -> None:
         assert self.tpl is not None
         tpl, task = self.tpl, self.task
@@ -221,6 +231,9 @@ class VisualChoiceAgent(PlanningAgent):
                 top = max(scored.values())
                 pool = [c for c, s in scored.items() if s == top]
         self.chosen = pool[0] if len(pool) == 1 else self.rng.choice(pool)
+        self.reported = tpl.answer_for(World.from_dict(task.world), self.chosen)
+        if not self.commit:  # a report: nothing to do on the pick's page
+            return
         here = self.candidates[-1]  # the page the agent is on
         swap = {self.target: self.chosen}
         commit = [Action(a.name, {k: swap.get(v, v) if isinstance(v, str) else v

@@ -21,7 +21,7 @@ from collections.abc import Callable, Sequence
 from random import Random
 from typing import ClassVar
 
-from webmdp.core.model import Entity
+from webmdp.core.model import Entity, World
 from webmdp.sites._common.templates import Params, PinnedTemplate
 from webmdp.sites._common.visual import CHART, PHOTO_COLORS
 
@@ -74,6 +74,12 @@ class VisualPick(PinnedTemplate):
     @property
     def pixel(self) -> tuple[str, ...]:
         return tuple(f for f in (self.photo, self.chart) if f)
+
+    def answer_for(self, world: World, eid: str) -> str | None:
+        """What the task's answer would be had ``eid`` been the pick (a template with a
+        ``direct`` answer says; None: the answer is a commit's code). The visual agents
+        report it for their own pick."""
+        return None
 
     def looks(self, rng: Random, k: int) -> tuple[Entity, list[Entity], Params]:
         """The target's pixel fields, each of ``k`` hard negatives', and the params (the

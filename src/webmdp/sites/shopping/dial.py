@@ -85,7 +85,10 @@ class ReportBiggestDrop(PhotoAndPriceDrop):
         return []
 
     def answer(self, d: Draft, world: World) -> str | None:
-        return f"{world.entities[d.target]['price']:.2f}"
+        return self.answer_for(world, d.target)
+
+    def answer_for(self, world: World, eid: str) -> str | None:
+        return f"{world.entities[eid]['price']:.2f}"
 
 
 class ReportPrice(FindProductExtract):
