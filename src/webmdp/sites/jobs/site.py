@@ -71,10 +71,11 @@ class JobsSite(ModularSite[JobsState]):
             "name": "str", "popularity": "int", "position": "str", "post": "str", "school": "str",
             "skills": "list", "topic": "str", "years": "int"},
     }
-    # evidence_gap (tasks.informed): a job page shows one posting's detail fields; the next is
-    # opened from a list (profiles and posts make no claim: a feed shows many).
+    # evidence_gap (tasks.informed): a job page shows one posting's detail fields, a profile
+    # page one member's; the next is opened from a list (BackToList, then OpenProfile). A
+    # member's post is a card field here (card_fields_of): the feed lists many.
     # (3: only a screen showing or naming an entity leads to its unread detail fields.)
-    evidence_gap = {"JOB": 3}
+    evidence_gap = {"JOB": 3, "PRF": 3}
     visibility = shown(CARD_FIELDS, DETAIL_FIELDS, Feed=POST_FIELDS, JobList=JOB_CARD,
                        JobDetail=JOB_CARD + JOB_DETAIL, ConnectionList=PROFILE_CARD,
                        ProfileView=PROFILE_CARD + PROFILE_DETAIL, Messaging=PROFILE_CARD)
@@ -85,6 +86,11 @@ class JobsSite(ModularSite[JobsState]):
     logic = SiteLogic(generate_world, mdp.transition, observe.observe, observe.facts,
                       observe.available)
     distance_bound = staticmethod(jobs_bound)
+
+    def card_fields_of(self, kind: str) -> frozenset[str]:
+        """A member's feed post shows on a list (the feed), so it counts as a card field."""
+        cards = super().card_fields_of(kind)
+        return cards | frozenset(POST_FIELDS) if kind == "PRF" else cards
 
     def browser_back(self, state: State) -> Action | None:
         if self.own(state).dialog:
