@@ -118,20 +118,24 @@ def segments(site: Site) -> tuple[Segment, ...]:
     coded = [n for n in names if site.template(n).answer_type == "operation_code"]
     commits = (*coded, *(n for n, s in late.items() if s == LAST))
     variants = tuple(f"{n}{SEP}{m}" for m in modes(site) for n in coded)
+
+    def named(order: Sequence[str]) -> tuple[Segment, ...]:
+        """The segments of ``order`` that dial templates name, each holding those templates."""
+        return tuple(Segment(seg, tuple(n for n, s in late.items() if s == seg))
+                     for seg in order if seg in late.values())
+
     return (Segment("templates", names), Segment("small-catalogue", names, SMALL_CATALOGUE),
             Segment("answers", variants), Segment("answers-small-catalogue", variants,
                                                   SMALL_CATALOGUE),
             Segment("confirm-dialogs", names, confirm=True),
-            *(Segment(seg, tuple(n for n, s in late.items() if s == seg)) for seg in APPENDED
-              if seg in late.values()),
+            *named(APPENDED),
             Segment("small-pages", names, page_size=SMALL_PAGE),
             Segment("lookups", tuple(f"{n}{SEP}{LOOKUP}" for n in coded),
                     SMALL_CATALOGUE, page_size=SMALL_PAGE, scan=3 * SCAN, sparse=True,
                     max_hard_negatives=1),
             Segment(LAST, (*commits, *(f"{n}{SEP}mixed" for n in commits)), SMALL_CATALOGUE,
                     confirm=True, page_size=SMALL_PAGE, sparse=True, max_hard_negatives=1),
-            *(Segment(seg, tuple(n for n, s in late.items() if s == seg)) for seg in TAIL
-              if seg in late.values()))
+            *named(TAIL))
 
 
 def pool_candidates(site: Site) -> int:

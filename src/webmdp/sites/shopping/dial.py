@@ -65,7 +65,27 @@ class PhotoAndPriceDrop(VisualProduct):
                 "whose price fell the most in its price-history chart to your cart.")
 
 
-class ReportBiggestDrop(PhotoAndPriceDrop):
+class _PriceAnswer:
+    """The answer is a product's price: the target's, or (``answer_for``) a visual agent's pick."""
+
+    def answer(self, d: Draft, world: World) -> str | None:
+        return self.answer_for(world, d.target)
+
+    def answer_for(self, world: World, eid: str) -> str | None:
+        return f"{world.entities[eid]['price']:.2f}"
+
+
+class _ReadOnly:
+    """A Direct answer: nothing is committed, the answer is judged (after normalisation)."""
+
+    def commit(self, d: Draft, world: World) -> list[Action]:
+        return []
+
+    def verifier(self, d: Draft, world: World) -> list[Condition]:
+        return []
+
+
+class ReportBiggestDrop(_ReadOnly, _PriceAnswer, PhotoAndPriceDrop):
     """WebForge's Info Retrieval/Analysis at level 3: correlate each look-alike's photo and
     price-history chart, compare the charts, and report the price of the one whose price fell
     the most; nothing is committed, the answer is judged (after normalisation)."""
@@ -78,20 +98,8 @@ class ReportBiggestDrop(PhotoAndPriceDrop):
                 "one whose price fell the most over the six months of its price-history chart "
                 "and tell me its current price. Do not buy anything.")
 
-    def commit(self, d: Draft, world: World) -> list[Action]:
-        return []
 
-    def verifier(self, d: Draft, world: World) -> list[Condition]:
-        return []
-
-    def answer(self, d: Draft, world: World) -> str | None:
-        return self.answer_for(world, d.target)
-
-    def answer_for(self, world: World, eid: str) -> str | None:
-        return f"{world.entities[eid]['price']:.2f}"
-
-
-class ReportPrice(FindProductExtract):
+class ReportPrice(_ReadOnly, _PriceAnswer, FindProductExtract):
     """WebForge's Direct answer type: find the product as ``find_product_extract`` does, then
     report its price; nothing is committed, the answer is judged (after normalisation)."""
 
@@ -101,17 +109,8 @@ class ReportPrice(FindProductExtract):
     sentence = ("Search for {query} in {department}. Find the one with {label}: '{value}' and "
                 "tell me its price. Do not buy anything.")
 
-    def commit(self, d: Draft, world: World) -> list[Action]:
-        return []
 
-    def verifier(self, d: Draft, world: World) -> list[Condition]:
-        return []
-
-    def answer(self, d: Draft, world: World) -> str | None:
-        return f"{world.entities[d.target]['price']:.2f}"
-
-
-class AddAndReportPrice(FindProductExtract):
+class AddAndReportPrice(_PriceAnswer, FindProductExtract):
     """WebForge's Mixed answer type: add the product (the commit shows a code) and report its
     price as well."""
 
@@ -120,9 +119,6 @@ class AddAndReportPrice(FindProductExtract):
     answer_type = "mixed"
     sentence = ("Search for {query} in {department}. Find the one with {label}: '{value}', add "
                 "it to your cart, and tell me its price and the confirmation code.")
-
-    def answer(self, d: Draft, world: World) -> str | None:
-        return f"{world.entities[d.target]['price']:.2f}"
 
 
 DIAL_TEMPLATES: dict[str, TaskTemplate] = collect(sys.modules[__name__])
