@@ -12,6 +12,7 @@ import os
 import signal
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -26,47 +27,58 @@ from webmdp.runner.worker import WorkerContext
 pytestmark = pytest.mark.browser
 
 
+def _in_a_slot(ctx: WorkerContext, body: Callable[[dict[str, Any]], None], stuck: str
+               ) -> dict[str, Any]:
+    """Run ``body`` in a slot's own thread (so its own Playwright driver) beside the step
+    watchdog; what it records, after checking it neither hung nor raised."""
+    stop = threading.Event()
+    threading.Thread(target=ctx.watch_steps, args=(stop,), daemon=True).start()
+    seen: dict[str, Any] = {}
+
+    def run() -> None:
+        try:
+            body(seen)
+        except BaseException as exc:  # report it to the test
+            seen["failure"] = repr(exc)
+
+    t = threading.Thread(target=run, daemon=True)
+    t.start()
+    t.join(120)
+    stop.set()
+    assert not t.is_alive(), stuck
+    assert "failure" not in seen, seen.get("failure")
+    return seen
+
+
 def test_a_call_left_waiting_by_a_dead_chromium_is_ended(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     monkeypatch.setattr(worker, "DEAD_GRACE_S", 1.0)
     (tmp_path / "tasks.jsonl").write_text("")
     ctx = WorkerContext(tmp_path, RunSettings(step_timeout_s=600.0))
     slot = ctx.new_slot()
-    stop = threading.Event()
-    watchdog = threading.Thread(target=ctx.watch_steps, args=(stop,), daemon=True)
-    seen: dict[str, Any] = {}
 
-    def slot_thread() -> None:  # a slot's own thread, so its own Playwright driver
+    def body(seen: dict[str, Any]) -> None:
+        host = slot.host = BrowserHost()
+        page = host.browser.new_page()
+        driver_pid = host._driver_proc[0]  # type: ignore[index]
+        os.kill(driver_pid, signal.SIGSTOP)  # Playwright will hear nothing from now on
+        os.killpg(host.pid, signal.SIGKILL)  # type: ignore[arg-type]  # a crash
+        slot.busy_since = slot.last_beat = time.monotonic()
+        t0 = time.monotonic()
         try:
-            host = slot.host = BrowserHost()
-            page = host.browser.new_page()
-            driver_pid = host._driver_proc[0]  # type: ignore[index]
-            os.kill(driver_pid, signal.SIGSTOP)  # Playwright will hear nothing from now on
-            os.killpg(host.pid, signal.SIGKILL)  # type: ignore[arg-type]  # a crash
-            slot.busy_since = slot.last_beat = time.monotonic()
-            t0 = time.monotonic()
-            try:
-                page.evaluate("1 + 1")
-            except Exception as exc:  # the driver's death ends the call
-                seen["error"] = type(exc).__name__
-            seen["waited"] = time.monotonic() - t0
-            slot.busy_since = None
-            seen["old_driver"] = driver_pid
-            host.ensure()  # a new driver and a new Chromium, in the same thread
-            page = host.browser.new_page()
-            page.set_content("<p>back</p>")
-            seen["after"] = page.inner_text("p")
-            seen["new_driver"] = host._driver_proc[0]  # type: ignore[index]
-            host.close()
-        except BaseException as exc:  # report it to the test
-            seen["failure"] = repr(exc)
+            page.evaluate("1 + 1")
+        except Exception as exc:  # the driver's death ends the call
+            seen["error"] = type(exc).__name__
+        seen["waited"] = time.monotonic() - t0
+        slot.busy_since = None
+        seen["old_driver"] = driver_pid
+        host.ensure()  # a new driver and a new Chromium, in the same thread
+        page = host.browser.new_page()
+        page.set_content("<p>back</p>")
+        seen["after"] = page.inner_text("p")
+        seen["new_driver"] = host._driver_proc[0]  # type: ignore[index]
+        host.close()
 
-    watchdog.start()
-    t = threading.Thread(target=slot_thread, daemon=True)
-    t.start()
-    t.join(120)
-    stop.set()
-    assert not t.is_alive(), "the slot stayed stuck"
-    assert "failure" not in seen, seen.get("failure")
+    seen = _in_a_slot(ctx, body, "the slot stayed stuck")
     assert seen["error"] and seen["waited"] >= 1.0  # ended by the watchdog, after its grace
     assert slot.killed is not None and "Chromium died" in slot.killed
     assert seen["after"] == "back"
@@ -87,35 +99,23 @@ def test_a_chromium_that_hangs_as_it_starts_is_killed(tmp_path: Path, monkeypatc
     (tmp_path / "tasks.jsonl").write_text("")
     ctx = WorkerContext(tmp_path, RunSettings(step_timeout_s=2.0))
     slot = ctx.new_slot()
-    stop = threading.Event()
-    watchdog = threading.Thread(target=ctx.watch_steps, args=(stop,), daemon=True)
-    seen: dict[str, Any] = {}
 
-    def slot_thread() -> None:
+    def body(seen: dict[str, Any]) -> None:
         slot.busy_since = slot.last_beat = time.monotonic()
         try:
             ctx.host(slot)
         except Exception as exc:
             seen["error"] = f"{type(exc).__name__}: {exc}"
         slot.busy_since = None
-        try:
-            monkeypatch.setenv("WEBMDP_CHROMIUM", real)
-            host = ctx.host(slot)
-            host.ensure()  # what an episode does first: a new driver and a new Chromium
-            page = host.browser.new_page()
-            page.set_content("<p>back</p>")
-            seen["after"] = page.inner_text("p")
-            slot.close()
-        except BaseException as exc:
-            seen["failure"] = repr(exc)
+        monkeypatch.setenv("WEBMDP_CHROMIUM", real)
+        host = ctx.host(slot)
+        host.ensure()  # what an episode does first: a new driver and a new Chromium
+        page = host.browser.new_page()
+        page.set_content("<p>back</p>")
+        seen["after"] = page.inner_text("p")
+        slot.close()
 
-    watchdog.start()
-    t = threading.Thread(target=slot_thread, daemon=True)
-    t.start()
-    t.join(120)
-    stop.set()
-    assert not t.is_alive(), "the slot stayed stuck in the launch"
-    assert "failure" not in seen, seen.get("failure")
+    seen = _in_a_slot(ctx, body, "the slot stayed stuck in the launch")
     assert seen["error"].startswith("BrowserError"), seen["error"]
     assert "Timeout" not in seen["error"]  # ended by the kill, not by Playwright's own timeout
     assert slot.killed is not None and "step watchdog" in slot.killed
