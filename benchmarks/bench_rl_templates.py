@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import signal
 import sys
-import time
 from types import FrameType
 
-from webmdp.rl.openenv import WebMDPAction, WebMDPEnvironment
+from bench_rl import _play
+
 from webmdp.rl.server import settle
 from webmdp.sites import get_site, site_names
 from webmdp.tasks import Task, distance, generate_site_tasks, informed
@@ -32,29 +32,20 @@ def _alarm(_sig: int, _frame: FrameType | None) -> None:
 
 
 def play(task: Task, cap: float) -> tuple[float, float, int] | None:
-    """(reset ms, worst step ms, steps) of the oracle episode under ``dense``, or None past
-    ``cap`` seconds."""
+    """(reset ms, worst step ms, steps) of the oracle episode under ``dense``
+    (:func:`bench_rl._play`), or None past ``cap`` seconds."""
     distance.clear_cache()
     informed.clear_cache()
-    env = WebMDPEnvironment(task.site, reward="dense")
     steps: list[float] = []
+    resets: list[float] = []
     signal.setitimer(signal.ITIMER_REAL, cap)
     try:
-        t0 = time.process_time()
-        env.reset(task_id=task.id)
-        reset = time.process_time() - t0
-        for a in task.oracle_actions():
-            t0 = time.process_time()
-            obs = env.step(WebMDPAction(name=a.name, params=dict(a.params)))
-            steps.append(time.process_time() - t0)
-            if obs.done:
-                break
+        _play(task, "dense", [list(task.oracle_actions())], steps, resets)
     except _Over:
         return None
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
-        env.close()
-    return reset * 1000, max(steps, default=0.0) * 1000, len(steps)
+    return resets[0] * 1000, max(steps, default=0.0) * 1000, len(steps)
 
 
 def main() -> None:
