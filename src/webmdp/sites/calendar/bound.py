@@ -10,7 +10,7 @@ from webmdp.core.model import State
 from webmdp.sites.calendar import clock
 from webmdp.sites.calendar.mdp import HEADER_SURFACES, clickable, event, results, view_days
 from webmdp.sites.calendar.state import CalendarState
-from webmdp.tasks.distance import Bound, Facts, Problem, unmet
+from webmdp.tasks.distance import Bound, Facts, InformedBound, Problem, Unseen, unmet
 from webmdp.tasks.model import Condition
 from webmdp.tasks.verifier import check_condition
 
@@ -155,6 +155,35 @@ def calendar_bound(p: Problem) -> Bound:
             else:
                 h = max(h, 2 if s.surface in HEADER_SURFACES else 3)
         return float(h)
+
+    return bound
+
+
+def calendar_informed(p: Problem) -> InformedBound:
+    """Calendar's bound on the informed distance (:mod:`webmdp.tasks.informed`): an event's
+    detail fields show on its card (EventDetail) only, which OpenEvent opens from a header
+    surface (the editor of an event, opened from its card, closes back onto it). Three kinds
+    of action, counted apart: one OpenEvent per event whose detail is unseen; a way off the
+    card before each OpenEvent but a first one taken from a header surface or a new event's
+    editor (CloseEvent, or EditEvent and the editor's way out: never an OpenEvent,
+    CreateEvent, PickSlot or a new event's SaveEvent); and, on a task that only creates an
+    event, the editor's opening (CreateEvent or PickSlot, on a header surface) and its
+    SaveEvent, while the event is still unsaved. Other tasks count the first two alone
+    (:func:`calendar_bound` counts their commits)."""
+    only_creates = bool(p.task.verifier) and all(
+        c.fact.split(".")[0] == "created" for c in p.task.verifier)
+
+    def bound(state: State, facts: Facts, unseen: Unseen, look: bool) -> float:
+        assert isinstance(state, CalendarState)
+        here = state.focus if state.surface == "EventDetail" else state.editing
+        events = {e for _, eids, _ in unseen for e in eids} - {here}
+        h = 0.0
+        if only_creates and unmet(p.task.verifier, facts):
+            h = 1 if state.surface == "EventEditor" and not state.editing else 2
+        if not events:
+            return h
+        away = state.surface == "EventDetail" or bool(state.editing)
+        return h + 2 * len(events) - 1 + away
 
     return bound
 

@@ -7,7 +7,7 @@ from webmdp.sites._common.site import CO, FI, INS, NAV, SE, ModularSite, SiteLog
 from webmdp.sites._common.tasklib import shown
 from webmdp.sites.calendar import mdp, observe
 from webmdp.sites.calendar import vocab as V
-from webmdp.sites.calendar.bound import calendar_bound
+from webmdp.sites.calendar.bound import calendar_bound, calendar_informed
 from webmdp.sites.calendar.state import CalendarState
 from webmdp.sites.calendar.world import CARD_FIELDS, DETAIL_FIELDS, generate_world
 
@@ -71,3 +71,4 @@ class CalendarSite(ModularSite[CalendarState]):
     logic = SiteLogic(generate_world, mdp.transition, observe.observe, observe.facts,
                       observe.available)
     distance_bound = staticmethod(calendar_bound)
+    informed_bound = staticmethod(calendar_informed)

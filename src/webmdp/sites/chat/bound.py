@@ -4,14 +4,15 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 
-from webmdp.core.model import State
+from webmdp.core.model import State, World
 from webmdp.sites.chat import vocab as V
 from webmdp.sites.chat.catalog import CATALOG
 from webmdp.sites.chat.mdp import channel_page, is_pinned, my_reactions
 from webmdp.sites.chat.state import ChatState
-from webmdp.tasks.distance import Bound, Facts, Problem, unmet
+from webmdp.tasks.distance import Bound, Facts, InformedBound, Problem, Unseen, unmet
 from webmdp.tasks.model import Condition
 from webmdp.tasks.verifier import check_condition
 
@@ -25,19 +26,48 @@ Need = Callable[[ChatState, Facts], float]
 """Commits a condition group still needs on one message's thread (``math.inf``: never)."""
 
 
-def chat_bound(p: Problem) -> Bound:
-    """Team Chat. Facts used: every message commit (ReplyInThread, AddReaction,
-    RemoveReaction, PinMessage, UnpinMessage, RemindMe, EditMessage, DeleteMessage) acts on
-    the open thread (ThreadView) and changes one item of one fact: one reply, one emoji, one
-    pin flag, one reminder, one edit, one deletion; a pinned-from-the-start message needs
-    UnpinMessage before PinMessage; EditMessage / DeleteMessage need your own message.
-    ``replied``, ``edited``, ``reminded``, ``deleted``, ``posted_in`` and ``dm_to`` never
-    lose an item. A thread becomes the open one only by OpenThread (ChannelView /
-    ThreadView, the message on the channel page shown, not deleted), OpenResult
-    (SearchResults, on the page shown, not deleted) or CloseMember (a profile opened from
-    that thread); each opens one thread. No commit changes the channel page or results
-    shown (DeleteMessage leaves the thread for the same channel page). SendMessage (on
-    ChannelView of its channel) and SendDM (on DirectMessageView of its member) change one
+@dataclass(frozen=True)
+class _Goal:
+    """A chat task's goal as :func:`chat_bound` and :func:`chat_informed` count it: the
+    commits each thread needs, the posts and DMs, the conditions no action can meet again
+    (``dead``) and the rest."""
+
+    threads: Mapping[str, Sequence[Need]]
+    posts: Sequence[tuple[str, list[Condition]]]
+    dms: Sequence[tuple[str, list[Condition]]]
+    dead: Sequence[Condition]
+    rest: Sequence[Condition]
+
+    def parts(self, state: ChatState, facts: Facts) -> tuple[float, set[str], int]:
+        """(thread commits still needed, or inf; the threads still to open for them; the
+        posts and DMs still to send)."""
+        if unmet(self.dead, facts):
+            return math.inf, set(), 0
+        commits, away = 0.0, set()
+        for mid, needs in self.threads.items():
+            n = sum(need(state, facts) for need in needs)
+            if not n:
+                continue
+            if mid in state.deleted:  # a deleted message never opens again
+                return math.inf, set(), 0
+            commits += n
+            if state.surface != "ThreadView" or state.focus != mid:
+                away.add(mid)
+        return commits, away, sum(unmet(conds, facts) for _, conds in (*self.posts, *self.dms))
+
+
+def _goal(p: Problem) -> _Goal:
+    """Facts used: every message commit (ReplyInThread, AddReaction, RemoveReaction, PinMessage,
+    UnpinMessage, RemindMe, EditMessage, DeleteMessage) acts on the open thread (ThreadView) and
+    changes one item of one fact: one reply, one emoji, one pin flag, one reminder, one edit,
+    one deletion; a pinned-from-the-start message needs UnpinMessage before PinMessage;
+    EditMessage / DeleteMessage need your own message. ``replied``, ``edited``, ``reminded``,
+    ``deleted``, ``posted_in`` and ``dm_to`` never lose an item. A thread becomes the open one
+    only by OpenThread (ChannelView / ThreadView, the message on the channel page shown, not
+    deleted), OpenResult (SearchResults, on the page shown, not deleted) or CloseMember (a
+    profile opened from that thread); each opens one thread. No commit changes the channel page
+    or results shown (DeleteMessage leaves the thread for the same channel page). SendMessage
+    (on ChannelView of its channel) and SendDM (on DirectMessageView of its member) change one
     post / DM each and never move; OpenChannel / OpenDM / CloseThread / CloseMember /
     DeleteMessage are the ways there."""
     world = p.world
@@ -90,44 +120,76 @@ def chat_bound(p: Problem) -> Bound:
     for mid in react_out | set(emoji_out):
         add(mid, _removals(mid, mid in react_out, emoji_out.get(mid, [])))
 
-    def openable(s: ChatState, mid: str, look: bool) -> bool:
-        """An arrival action (OpenThread / OpenResult / CloseMember) opens ``mid`` now."""
-        if s.surface == "MemberProfile":
-            return s.back == "ThreadView" and s.focus == mid
-        if s.surface not in _LISTS or mid in s.deleted:
-            return False
-        if not look:
-            return True
-        if s.surface == "SearchResults":
-            return mid in CATALOG.visible(world, s)
-        return mid in channel_page(world, s.channel, s.cpage)
+    return _Goal(threads, posts, dms, dead, rest)
+
+
+
+
+def _openable(world: World, s: ChatState, mid: str, look: bool) -> bool:
+    """An arrival action (OpenThread / OpenResult / CloseMember) opens ``mid`` now: from a
+    channel or a thread, only a message of the channel shown (of its page shown, ``look``)."""
+    if s.surface == "MemberProfile":
+        return s.back == "ThreadView" and s.focus == mid
+    if s.surface not in _LISTS or mid in s.deleted:
+        return False
+    if s.surface == "SearchResults":
+        return not look or mid in CATALOG.visible(world, s)
+    if world.entities[mid]["channel"] != s.channel:
+        return False
+    return not look or mid in channel_page(world, s.channel, s.cpage)
+
+
+def chat_bound(p: Problem) -> Bound:
+    """Team Chat (the facts used: :func:`_goal`): the commits each thread still needs,
+    one arrival per thread still to open, one navigation first when none opens from here,
+    and the posts and DMs still to send."""
+    goal = _goal(p)
+    world = p.world
 
     def bound(state: State, facts: Facts, look: bool) -> float:
         assert isinstance(state, ChatState)
-        if unmet(dead, facts):
+        commits, away, sends = goal.parts(state, facts)
+        if commits == math.inf:
             return math.inf
-        commits, away, near = 0.0, 0, False
-        for mid, needs in threads.items():
-            n = sum(need(state, facts) for need in needs)
-            if not n:
-                continue
-            if mid in state.deleted:  # a deleted message never opens again
-                return math.inf
-            commits += n
-            if state.surface != "ThreadView" or state.focus != mid:
-                away += 1
-                near = near or openable(state, mid, look)
         # each thread still to visit costs its own arrival; if none opens from here, some
         # navigation (not a commit: none changes what is shown) comes first
-        h = commits + away + (away > 0 and not near)
-        h += sum(unmet(conds, facts) for _, conds in (*posts, *dms))
-        for channel, conds in posts:
+        near = any(_openable(world, state, mid, look) for mid in away)
+        h = commits + len(away) + (bool(away) and not near) + sends
+        for channel, conds in goal.posts:
             if unmet(conds, facts):
                 h = max(h, 1 + (state.surface != "ChannelView" or state.channel != channel))
-        for member, conds in dms:
+        for member, conds in goal.dms:
             if unmet(conds, facts):
                 h = max(h, 1 + (state.surface != "DirectMessageView" or state.member != member))
-        return max(h, float(unmet(rest, facts)))
+        return max(h, float(unmet(goal.rest, facts)))
+
+    return bound
+
+
+def chat_informed(p: Problem) -> InformedBound:
+    """Team Chat's bound on the informed distance (:mod:`webmdp.tasks.informed`): a message's
+    detail fields show on its ThreadView only, so each message whose detail is unseen is a
+    thread still to open, beside those with commits to make (:func:`chat_bound`). Four kinds
+    of action, counted apart: the commits, one arrival per thread still to open, the posts
+    and DMs, and navigation. An arrival from a thread or a channel opens only a message of
+    the channel shown, and no commit, arrival, post or DM changes the channel (DeleteMessage
+    stays in it): threads in k channels take k - 1 navigations between them, and one more
+    first when no thread still to open opens from here."""
+    goal = _goal(p)
+    world = p.world
+
+    def bound(state: State, facts: Facts, unseen: Unseen, look: bool) -> float:
+        assert isinstance(state, ChatState)
+        commits, away, sends = goal.parts(state, facts)
+        if commits == math.inf:
+            return math.inf
+        away |= {m for _, mids, _ in unseen for m in mids}
+        away.discard(state.focus if state.surface == "ThreadView" else "")  # type: ignore[arg-type]
+        if not away:
+            return commits + sends
+        channels = {world.entities[m]["channel"] for m in away}
+        near = any(_openable(world, state, m, look) for m in away)
+        return commits + sends + len(away) + len(channels) - 1 + (not near)
 
     return bound
 

@@ -8,7 +8,7 @@ from webmdp.sites._common.site import CO, INS, NAV, SE, ModularSite, SiteLogic
 from webmdp.sites._common.tasklib import shown
 from webmdp.sites.chat import mdp, observe
 from webmdp.sites.chat import vocab as V
-from webmdp.sites.chat.bound import chat_bound
+from webmdp.sites.chat.bound import chat_bound, chat_informed
 from webmdp.sites.chat.catalog import CATALOG, PEOPLE
 from webmdp.sites.chat.state import ChatState
 from webmdp.sites.chat.world import CARD_FIELDS, DETAIL_FIELDS, generate_world
@@ -81,3 +81,4 @@ class ChatSite(ModularSite[ChatState]):
     logic = SiteLogic(generate_world, mdp.transition, observe.observe, observe.facts,
                       observe.available)
     distance_bound = staticmethod(chat_bound)
+    informed_bound = staticmethod(chat_informed)

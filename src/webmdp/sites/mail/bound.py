@@ -11,7 +11,7 @@ from webmdp.core.model import State
 from webmdp.core.spec import Action
 from webmdp.sites.mail.listing import visible_ids
 from webmdp.sites.mail.state import MailState
-from webmdp.tasks.distance import Bound, Facts, Problem, unmet
+from webmdp.tasks.distance import Bound, Facts, InformedBound, Problem, Unseen, unmet
 from webmdp.tasks.model import Condition
 from webmdp.tasks.verifier import check_condition
 
@@ -91,6 +91,61 @@ def mail_bound(p: Problem) -> Bound:
         if want is not None and unmet(sent, facts):
             h = max(h, send_cost(state, look))
         return h
+
+    return bound
+
+
+def mail_informed(p: Problem) -> InformedBound:
+    """Mail's bound on the informed distance (:mod:`webmdp.tasks.informed`): three kinds of
+    action, counted apart because no action is of two kinds.
+
+    - OpenThread, one per thread still to open: each thread whose detail fields are unseen
+      (only its ThreadView shows them, and a reply or forward draft of it is opened from
+      there) and the thread the message to send replies to, unless it is the thread already
+      open (its ThreadView, or the draft over it, which Send or DiscardDraft closes back onto
+      it). OpenThread opens a row of the list, and is the only action that changes the open
+      thread.
+    - A way back to the list before each of those but a first one taken from the list:
+      OpenThread leads to a ThreadView, and nothing that opens, edits, sends or discards a
+      draft leads from a ThreadView to the list (a draft closes back onto the thread it was
+      opened over). On the list, when no thread still to open has a row on screen, one more.
+    - The message to send: its opener, its edits and Send (:func:`mail_bound`), not counting
+      the way to its thread, counted above.
+    """
+    conds = p.task.verifier
+    sent = [c for c in conds if c.fact.startswith("sent.")]
+    want = _sent_goal(sent)
+    fresh = _fresh_draft(p, want) if want is not None else None
+    world = p.world
+
+    def compose_part(s: MailState) -> tuple[float, str | None]:
+        """(opener + edits + Send, the thread its opener needs open, or None)."""
+        assert want is not None
+        if s.sent:
+            return math.inf, None
+        if fresh is None:
+            return 1 + (s.surface != "ComposeModal"), None
+        mode, tid = fresh["mode"], fresh["thread"]
+        if s.surface == "ComposeModal" and s.compose == mode and s.reply_thread == tid:
+            return min(1 + _edits(_draft_of(s), want), 2 + _edits(fresh, want)), None
+        return 2 + _edits(fresh, want), (tid or None)
+
+    def bound(state: State, facts: Facts, unseen: Unseen, look: bool) -> float:
+        assert isinstance(state, MailState)
+        to_open = {t for _, threads, _ in unseen for t in threads}
+        h = 0.0
+        if want is not None and unmet(sent, facts):
+            h, thread = compose_part(state)
+            if thread is not None:
+                to_open.add(thread)
+        to_open.discard(state.focus)  # type: ignore[arg-type]
+        if not to_open:
+            return h
+        # a way off the open thread first; on the list, one when no row to open is on screen
+        away = bool(state.surface == "ThreadView" or state.focus) or (
+            look and state.surface == "ThreadList"
+            and to_open.isdisjoint(visible_ids(world, state)))
+        return h + 2 * len(to_open) - 1 + away
 
     return bound
 

@@ -11,7 +11,7 @@ from webmdp.sites._common.tasklib import shown
 from webmdp.sites.mail import catalog as C
 from webmdp.sites.mail import mdp, observe
 from webmdp.sites.mail.available import available_actions
-from webmdp.sites.mail.bound import mail_bound
+from webmdp.sites.mail.bound import mail_bound, mail_informed
 from webmdp.sites.mail.state import MailState
 from webmdp.sites.mail.world import CARD_FIELDS, DETAIL_FIELDS, generate_world
 
@@ -61,6 +61,7 @@ ACTIONS: tuple[ActionSpec, ...] = (
 class MailSite(ModularSite[MailState]):
     name = "mail"
     distance_bound = staticmethod(mail_bound)
+    informed_bound = staticmethod(mail_informed)
     title = "Mailbox"
     entity_prefix = "THR"
     surfaces = observe.SURFACES
