@@ -35,18 +35,22 @@ demo: $(if $(wildcard $(STAMP)),$(STAMP),$(DEMO_STAMP))
 	@bash scripts/ensure_chromium.sh
 	$(BIN)/webmdp demo --out runs/demo --sites $(SITES)
 
-# pytest-xdist runs the suite on 4 workers (each holds a server and a Chromium): most tests
-# spend their time waiting on Chromium, a server or a subprocess, so even 2 cores keep 4 busy.
+# pytest-xdist runs the suite on 6 workers (each holds a server and a Chromium): most tests
+# spend their time waiting on Chromium, a server or a subprocess, so even 2 cores keep 6 busy.
 # The controller first fills their shared task cache on every core (tests/conftest.py). The run
 # ends with its 15 slowest tests; an idle worker takes tests queued for a busy one (worksteal).
+# The integration suite (below) runs beside it once the cache is built (WEBMDP_TEST_BESIDE,
+# tests/conftest.py): its output is printed at the end, and the run fails if it fails.
 # `make test-slow` holds the checks over whole corpora.
-PYTEST_WORKERS ?= 4
-test: setup
+PYTEST_WORKERS ?= 6
+VF_VENV := .venv/verifiers
+VF_STAMP := $(VF_VENV)/.installed
+test: setup $(VF_STAMP)
 	$(BIN)/ruff check src tests tests-verifiers benchmarks examples scripts
 	$(BIN)/mypy
-	WEBMDP_TEST_PREBUILD=1 $(BIN)/python -m pytest -q -p no:cacheprovider -n $(PYTEST_WORKERS) \
-	  --dist worksteal --durations 15
-	$(MAKE) --no-print-directory test-integrations
+	WEBMDP_TEST_PREBUILD=1 WEBMDP_TEST_BESIDE='$(MAKE) --no-print-directory test-integrations' \
+	  $(BIN)/python -m pytest -q -p no:cacheprovider -n $(PYTEST_WORKERS) --dist worksteal \
+	  --durations 15
 
 # `make test-integrations` (part of `make test`) checks the verifiers taskset
 # (src/webmdp_verifiers, the `verifiers` extra; tests in tests-verifiers/) with verifiers' own
@@ -56,8 +60,6 @@ test: setup
 # OpenEnv's fastmcp wants mcp<2), so it gets one of its own, inside .venv (tools that walk the
 # source, such as `openenv validate`, which refuses symbolic links, skip .venv); verifiers' chat
 # loop runs as a uv script, whose packages uv fetches from PyPI on the first run.
-VF_VENV := .venv/verifiers
-VF_STAMP := $(VF_VENV)/.installed
 $(VF_STAMP): pyproject.toml
 	@test -x $(VF_VENV)/bin/python || $(PY) -m venv $(VF_VENV)
 	$(VF_VENV)/bin/python -m pip install -q --upgrade pip

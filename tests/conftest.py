@@ -10,6 +10,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Iterator
+from typing import IO
 
 import pytest
 
@@ -55,6 +56,33 @@ def pytest_configure(config: pytest.Config) -> None:
             f"grid={PREBUILT_GRIDS!r}, workers=usable_cpus())")
     subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True)
     print(f"task cache built on every core in {time.monotonic() - t0:.0f} s", flush=True)
+    beside = os.environ.get("WEBMDP_TEST_BESIDE")
+    if beside:  # make test: the integration suite, beside the workers (it waits on subprocesses)
+        log = tempfile.TemporaryFile("w+")  # noqa: SIM115 (read when the session ends)
+        env = {k: v for k, v in os.environ.items() if not k.startswith("WEBMDP_TEST")}
+        _BESIDE.append((beside, log, subprocess.Popen(
+            beside, shell=True, stdout=log, stderr=subprocess.STDOUT, env=env,
+            start_new_session=True)))
+
+
+_BESIDE: list[tuple[str, IO[str], subprocess.Popen[bytes]]] = []
+"""The command run beside the suite (``WEBMDP_TEST_BESIDE``), its output and its process."""
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """Wait for the command run beside the suite; the run fails if it failed."""
+    for command, log, proc in _BESIDE:
+        if proc.wait() != 0 and session.exitstatus == 0:
+            session.exitstatus = pytest.ExitCode.TESTS_FAILED
+        log.seek(0)
+        out = session.config.pluginmanager.get_plugin("terminalreporter")
+        text = f"== {command} (ran beside the suite): exit {proc.returncode}\n{log.read()}"
+        if out is not None:
+            out.ensure_newline()
+            out.write_line(text)
+        else:
+            print(text, flush=True)
 
 
 @pytest.fixture(scope="session")

@@ -20,7 +20,7 @@ Both are built in one pass per site and kept in the task cache (:mod:`webmdp.tas
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import cache
 from typing import Any
 
@@ -86,15 +86,27 @@ def _pick(by_domain: dict[str, list[tuple[int, Task]]]) -> list[Task]:
 
 
 def grid_site(site: str) -> tuple[Task, ...]:
-    """The grid's tasks of ``site``: level 1, then 2, then 3, each in source order."""
-    return cached_tasks(f"{site}-{SUITE}-{PER_CELL}", lambda: _build(site)[0])
+    """The grid's tasks of ``site``: level 1, then 2, then 3, each in source order; building
+    them stores their :func:`grid_record` too (one pass makes both)."""
+    def build() -> tuple[Task, ...]:
+        tasks, record = _build(site)
+        _cached_record(site, lambda: record)
+        return tasks
+
+    return cached_tasks(f"{site}-{SUITE}-{PER_CELL}", build)
 
 
 def grid_record(site: str) -> dict[str, Any]:
     """What building ``site``'s grid attempted: per level, candidates that measured at it,
-    Refine's rejections by check, tasks accepted (see the module docstring)."""
-    return cached_json(SUITE, f"{site}-{PER_CELL}", lambda: _build(site)[1],
-                       lambda r: r, lambda r: r)
+    Refine's rejections by check, tasks accepted (see the module docstring). Stored beside
+    the grid's tasks when they are built (:func:`grid_site`), so a process that finds the
+    tasks in the cache finds their record too."""
+    grid_site(site)
+    return _cached_record(site, lambda: _build(site)[1])
+
+
+def _cached_record(site: str, build: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+    return cached_json(SUITE, f"{site}-{PER_CELL}", build, lambda r: r, lambda r: r)
 
 
 def table8(tasks: Sequence[Task], sites: Sequence[str]) -> dict[str, Any]:
