@@ -35,14 +35,14 @@ demo: $(if $(wildcard $(STAMP)),$(STAMP),$(DEMO_STAMP))
 	@bash scripts/ensure_chromium.sh
 	$(BIN)/webmdp demo --out runs/demo --sites $(SITES)
 
-# pytest-xdist runs the suite on 6 workers (each holds a server and a Chromium): most tests
-# spend their time waiting on Chromium, a server or a subprocess, so even 2 cores keep 6 busy.
+# pytest-xdist runs the suite on 4 workers (each holds a server and a Chromium): most tests
+# spend their time waiting on Chromium, a server or a subprocess, so even 2 cores keep 4 busy.
 # The controller first fills their shared task cache on every core (tests/conftest.py). The run
 # ends with its 15 slowest tests; an idle worker takes tests queued for a busy one (worksteal).
 # The integration suite (below) runs beside it once the cache is built (WEBMDP_TEST_BESIDE,
 # tests/conftest.py): its output is printed at the end, and the run fails if it fails.
 # `make test-slow` holds the checks over whole corpora.
-PYTEST_WORKERS ?= 6
+PYTEST_WORKERS ?= 4
 VF_VENV := .venv/verifiers
 VF_STAMP := $(VF_VENV)/.installed
 test: setup $(VF_STAMP)

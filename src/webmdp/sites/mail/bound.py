@@ -111,8 +111,13 @@ def mail_informed(p: Problem) -> InformedBound:
       opened over). On the list, when no thread still to open has a row on screen, one more.
     - The message to send: its opener, its edits and Send (:func:`mail_bound`), not counting
       the way to its thread, counted above.
+    - The labels: one RemoveLabel per label still to take off a thread, one AddLabel or
+      BulkLabel per label still to add (a BulkLabel adds one label to every thread
+      selected). They act on the open thread or the selection, and change no screen.
     """
     conds = p.task.verifier
+    labels = [c for c in conds if c.fact.startswith("labels.") and
+              c.op in ("contains", "not_contains")]
     sent = [c for c in conds if c.fact.startswith("sent.")]
     want = _sent_goal(sent)
     fresh = _fresh_draft(p, want) if want is not None else None
@@ -138,6 +143,9 @@ def mail_informed(p: Problem) -> InformedBound:
             h, thread = compose_part(state)
             if thread is not None:
                 to_open.add(thread)
+        todo = [c for c in labels if not check_condition(c, facts)]
+        h += sum(c.op == "not_contains" for c in todo) + len(
+            {c.value for c in todo if c.op == "contains"})
         to_open.discard(state.focus)  # type: ignore[arg-type]
         if not to_open:
             return h
