@@ -36,8 +36,8 @@ REFERENCE_SITES = ("accommodation", "calendar", "chat", "food", "housing", "jobs
 """Every built-in site (``python scripts/dense_reference.py SITE`` regenerates one: a site's
 random-agent states cost up to an hour of CPU on 2 cores; housing's took 66 minutes)."""
 SLOW_TIMEOUT_S = 3600
-"""A task's whole reference in ``make test-slow``: housing's tour tasks search for many minutes
-(the state bound knows nothing of a tour's two actions), past the suite's 900 s default."""
+"""A task's whole reference in ``make test-slow``: the unbounded searches of random-agent states
+can take minutes (housing's five took 40-90 s each), so past the suite's 900 s default."""
 SAMPLE = 1
 """Tasks a site that ``make test`` checks (its first), on the episodes of ``SAMPLED``."""
 SAMPLED = ("oracle", "walk0")

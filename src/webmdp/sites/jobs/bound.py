@@ -10,7 +10,7 @@ from webmdp.core.model import State
 from webmdp.sites.jobs.catalog import CATALOG
 from webmdp.sites.jobs.mdp import feed, people, threads
 from webmdp.sites.jobs.state import JobsState
-from webmdp.tasks.distance import Bound, Facts, Problem, unmet
+from webmdp.tasks.distance import Bound, Facts, InformedBound, Problem, Unseen, unmet
 from webmdp.tasks.model import Condition
 
 _JOB_SURFACES = ("JobList", "JobDetail")
@@ -123,6 +123,46 @@ def jobs_bound(p: Problem) -> Bound:
         commits = sum(c for _, c in groups)
         h = max((b + commits - c for b, c in groups), default=0.0)
         return max(h, float(unmet(rest, facts)))
+
+    return bound
+
+
+def jobs_informed(p: Problem) -> InformedBound:
+    """Job Network's bound on the informed distance (:mod:`webmdp.tasks.informed`), for its
+    jobs (profiles and the rest add nothing here): a job's detail fields show on its
+    JobDetail only, which OpenJob opens from a JobList page (:func:`jobs_bound`'s facts).
+    Three kinds of action, counted apart: the commits on jobs still to make (SaveJob or
+    UnsaveJob, OpenEasyApply and SubmitApplication: none leaves the job's page); one OpenJob
+    per job still to open (its detail unseen, or a commit to make on it), but the open one;
+    and a way to a JobList before each of those but a first taken on a JobList (BackToJobs,
+    SearchJobs, GoToJobs, ...), and CloseDialog first when a dialog is open that no commit
+    needs."""
+    conds = p.task.verifier
+    saves = {str(c.value): [c] for c in conds if c.fact == "saved"}
+    applies = _by_entity(conds, "applied", "application.")
+
+    def bound(state: State, facts: Facts, unseen: Unseen, look: bool) -> float:
+        assert isinstance(state, JobsState)
+        s = state
+        commits, visit = 0.0, {j for _, jids, _ in unseen for j in jids if j.startswith("JOB")}
+        for jid, cs in saves.items():
+            if unmet(cs, facts):
+                commits += 1
+                visit.add(jid)
+        needed_dialog = False
+        for jid, cs in applies.items():
+            if unmet(cs, facts):
+                if any(ap[0] == jid for ap in s.applications):
+                    return math.inf
+                in_dialog = s.dialog == "apply" and s.focus == jid
+                needed_dialog = needed_dialog or in_dialog
+                commits += 1 if in_dialog else 2
+                visit.add(jid)
+        h = commits + (bool(s.dialog) and not needed_dialog)
+        visit.discard(s.focus if s.surface == "JobDetail" else "")  # type: ignore[arg-type]
+        if not visit:
+            return h
+        return h + 2 * len(visit) - (s.surface == "JobList")
 
     return bound
 

@@ -8,7 +8,7 @@ from webmdp.sites._common.site import CO, INS, NAV, SE, ModularSite, SiteLogic
 from webmdp.sites._common.tasklib import shown
 from webmdp.sites.jobs import mdp, observe
 from webmdp.sites.jobs import vocab as V
-from webmdp.sites.jobs.bound import jobs_bound
+from webmdp.sites.jobs.bound import jobs_bound, jobs_informed
 from webmdp.sites.jobs.catalog import CATALOG
 from webmdp.sites.jobs.state import JobsState
 from webmdp.sites.jobs.world import (
@@ -86,6 +86,7 @@ class JobsSite(ModularSite[JobsState]):
     logic = SiteLogic(generate_world, mdp.transition, observe.observe, observe.facts,
                       observe.available)
     distance_bound = staticmethod(jobs_bound)
+    informed_bound = staticmethod(jobs_informed)
 
     def card_fields_of(self, kind: str) -> frozenset[str]:
         """A member's feed post shows on a list (the feed), so it counts as a card field."""
