@@ -40,7 +40,9 @@ demo: $(if $(wildcard $(STAMP)),$(STAMP),$(DEMO_STAMP))
 # The controller first fills their shared task cache on every core (tests/conftest.py). The run
 # ends with its 15 slowest tests; an idle worker takes tests queued for a busy one (worksteal).
 # The integration suite (below) runs beside it once the cache is built (WEBMDP_TEST_BESIDE,
-# tests/conftest.py): its output is printed at the end, and the run fails if it fails.
+# tests/conftest.py): its output is printed at the end, and the run fails if it fails. The
+# suite's hundreds of Python subprocesses share compiled bytecode (PYTHONPYCACHEPREFIX, outside
+# the tree) even where the environment turns writing it off.
 # `make test-slow` holds the checks over whole corpora.
 PYTEST_WORKERS ?= 4
 VF_VENV := .venv/verifiers
@@ -48,6 +50,7 @@ VF_STAMP := $(VF_VENV)/.installed
 test: setup $(VF_STAMP)
 	$(BIN)/ruff check src tests tests-verifiers benchmarks examples scripts
 	$(BIN)/mypy
+	PYTHONDONTWRITEBYTECODE= PYTHONPYCACHEPREFIX=$${TMPDIR:-/tmp}/webmdp-test-pycache \
 	WEBMDP_TEST_PREBUILD=1 WEBMDP_TEST_BESIDE='$(MAKE) --no-print-directory test-integrations' \
 	  $(BIN)/python -m pytest -q -p no:cacheprovider -n $(PYTEST_WORKERS) --dist worksteal \
 	  --durations 15

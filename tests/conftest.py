@@ -65,6 +65,68 @@ def pytest_configure(config: pytest.Config) -> None:
             start_new_session=True)))
 
 
+HEAVIEST = (
+    "tests/docs/test_examples.py::test_page_examples_run[docs/evaluate.md]",
+    "tests/e2e/test_validate.py::test_parallel_validation_equals_the_sequential_one",
+    "tests/rl/test_serve_scale.py::test_openenv_validate_passes_on_the_repository_and_on_a_",
+    "tests/docs/test_examples.py::test_page_examples_run[docs/cross-site.md]",
+    "tests/rl/test_rl_cmd.py::test_serve_says_what_it_does_then_ready_then_one_line_per_episode",
+    "tests/docs/test_examples.py::test_page_examples_run[README.md]",
+    "tests/docs/test_examples.py::test_page_examples_run[docs/difficulty.md]",
+    "tests/eval/test_demo_summary.py::test_the_browser_demo_opens_the_viewer_on_an_episode_",
+    "tests/forge/test_forge.py::test_forge_validates_in_chromium_and_prints_table_8",
+    "tests/e2e/test_runner_faults.py::test_ray_backend_gives_the_local_results",
+    "tests/sites/test_visual.py::test_pixel_agent_solves_and_text_agent_only_guesses[shopping]",
+    "tests/docs/test_examples.py::test_page_examples_run[docs/agents.md]",
+    "tests/cap/test_cross_run.py::test_oracles_replay_in_chromium_across_sites",
+    "tests/cli/test_secret_canary.py::test_no_secret_reaches_a_file_or_the_terminal[forge ",
+    "tests/gym/test_gym_browser.py::test_check_env_passes_in_browser_mode",
+    "tests/eval/test_bifurcation.py::test_alignment_state_is_a_behavioural_equivalence[mail]",
+    "tests/rl/test_serve_scale.py::test_browser_mode_workers_play_the_gui_oracle_and_stop_",
+    "tests/forge/test_forge.py::test_forge_fills_cells_with_tasks_of_their_measured_level",
+    "tests/runner/test_run.py::test_resume_runs_what_is_missing_and_refuses_another_run",
+    "tests/e2e/test_runner_faults.py::test_sigkill_runner_then_resume_equals_an_uninterrupted",
+    "tests/e2e/test_validate.py::test_validate_sample[accommodation]",
+    "tests/tasks/test_variants.py::test_stream_segments_turn_the_knobs_and_names_resolve",
+    "tests/docs/test_examples.py::test_page_examples_run[docs/training-data.md]",
+    "tests/runner/test_run_safety.py::test_an_episode_past_its_limit_is_sealed_alone",
+    "tests/e2e/test_runner_faults.py::test_sigterm_stops_gracefully_then_resume_completes",
+    "tests/runner/test_signal_validate.py::test_sigterm_stops_validate_and_its_browsers",
+    "tests/e2e/test_runner_faults.py::test_killed_chromium_is_retried_and_every_task_runs_once",
+    "tests/packaging/test_wheel.py::test_installed_webmdp_demo_runs_outside_the_repo",
+    "tests/rl/test_serve_settle.py::test_a_warm_server_freezes_its_pools_and_a_cold_one_does_",
+    "tests/plugins/test_site_plugin.py::test_ray_workers_find_the_plugin",
+)
+"""The suite's slowest tests, slowest first (``--durations``; node-id prefixes). Under
+pytest-xdist each worker's first share of the collection starts with its turn of them, so
+none is left for the end, where the other workers would sit idle beside it. A stale entry
+only costs time."""
+
+
+@pytest.hookimpl(trylast=True)  # after `-m "not slow"` deselects: the shares are of what runs
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Deal :data:`HEAVIEST` round the workers, at the front of each one's first share (the
+    worksteal scheduler hands each worker an equal contiguous share of the collection)."""
+    workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "0") or 0)
+    if workers < 2:
+        return
+    rank = {p: i for i, p in enumerate(HEAVIEST)}
+    heavy = sorted((it for it in items if any(it.nodeid.startswith(p) for p in HEAVIEST)),
+                   key=lambda it: min(i for p, i in rank.items() if it.nodeid.startswith(p)))
+    chosen = {id(it) for it in heavy}
+    rest = [it for it in items if id(it) not in chosen]
+    ordered: list[pytest.Item] = []
+    left = len(items)
+    for w in range(workers):  # the scheduler's shares: len(pending) // nodes_remaining
+        share = left // (workers - w)
+        mine = heavy[w::workers]
+        take = max(share - len(mine), 0)
+        ordered += mine + rest[:take]
+        rest = rest[take:]
+        left -= share
+    items[:] = ordered + rest
+
+
 _BESIDE: list[tuple[str, IO[str], subprocess.Popen[bytes]]] = []
 """The command run beside the suite (``WEBMDP_TEST_BESIDE``), its output and its process."""
 
