@@ -134,7 +134,6 @@ class _Informed:
     focused: bool
     reveals: _LRU = field(default_factory=lambda: _LRU(_REVEALS_PER_TASK))
     names: _LRU = field(default_factory=lambda: _LRU(_REVEALS_PER_TASK))
-    shown: _LRU = field(default_factory=lambda: _LRU(_REVEALS_PER_TASK))
     known: _LRU = field(default_factory=lambda: _LRU(_RESULTS_PER_TASK))
     beyond: _LRU = field(default_factory=lambda: _LRU(_RESULTS_PER_TASK))
     dead: _LRU = field(default_factory=lambda: _LRU(_RESULTS_PER_TASK))
@@ -194,16 +193,14 @@ class _Informed:
         return fn(state, facts, unseen, look) if unseen else 0.0
 
     def named(self, state: State) -> frozenset[str]:
-        """The entities ``state``'s screen shows or names in an action it offers."""
+        """The entities ``state``'s screen shows or names in an action it offers (both read
+        from the one observation :meth:`reveal` makes)."""
         p = self.problem
         key = p.key(state)
         found = self.names.lookup(key)
         if found is None:
-            self.reveal(p, state)
-            found = self.shown.lookup(key) | frozenset(
-                v for a in p.site.available(state, p.world)
-                for v in a.params.values() if isinstance(v, str))
-            self.names.store(key, found)
+            self.reveal(p, state, fresh=True)
+            found = self.names.lookup(key)
         return found  # type: ignore[no-any-return]
 
     @property
@@ -216,15 +213,20 @@ class _Informed:
             mask |= self.bit.get((pair[0], pair[1]), 0)
         return mask
 
-    def reveal(self, p: Problem, state: State) -> int:
-        """The evidence bits ``state``'s screen shows (and, kept apart, the entities it shows)."""
+    def reveal(self, p: Problem, state: State, fresh: bool = False) -> int:
+        """The evidence bits ``state``'s screen shows; kept apart, the entities it shows and
+        (:meth:`named`) those it shows or names in an action it offers, all from one
+        observation. ``fresh``: read the screen again (an LRU dropped a part)."""
         key = p.key(state)
         found = self.reveals.lookup(key)
-        if found is None or self.shown.lookup(key) is None:
-            shown = p.site.observe(state, p.world).revealed()
+        if found is None or fresh:
+            obs = p.site.observe(state, p.world)
+            shown = obs.revealed()
             found = sum(b for pair, b in self.bit.items() if pair in shown)
+            entities = frozenset(e for e, _ in shown)
             self.reveals.store(key, found)
-            self.shown.store(key, frozenset(e for e, _ in shown))
+            self.names.store(key, entities | frozenset(
+                v for a in obs.available for v in a.params.values() if isinstance(v, str)))
         return int(found)
 
     def distance(self, state: State, mask: int, limit: float) -> int | None:
