@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import atexit
+import contextlib
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -131,17 +133,30 @@ _BESIDE: list[tuple[str, IO[str], subprocess.Popen[bytes]]] = []
 """The command run beside the suite (``WEBMDP_TEST_BESIDE``), its output and its process."""
 
 
+def _stop(proc: subprocess.Popen[bytes]) -> None:
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(proc.pid, signal.SIGTERM)
+    proc.wait()
+
+
 @pytest.hookimpl(tryfirst=True)
 def pytest_sessionfinish(session: pytest.Session) -> None:
-    """Wait for the command run beside the suite; the run fails if it failed."""
+    """Wait for the command run beside the suite; the run fails if it failed. An
+    interrupted run stops it (its process group) instead of waiting for it."""
     for command, log, proc in _BESIDE:
-        if proc.wait() != 0 and session.exitstatus == 0:
+        if session.exitstatus == pytest.ExitCode.INTERRUPTED:
+            _stop(proc)
+        try:
+            proc.wait()
+        except KeyboardInterrupt:  # interrupted while waiting for it
+            _stop(proc)
+            raise
+        if proc.returncode != 0 and session.exitstatus == 0:
             session.exitstatus = pytest.ExitCode.TESTS_FAILED
         log.seek(0)
         out = session.config.pluginmanager.get_plugin("terminalreporter")
-        text = f"== {command} (ran beside the suite): exit {proc.returncode}\n{log.read()}"
+        text = f"\n== {command} (ran beside the suite): exit {proc.returncode}\n{log.read()}"
         if out is not None:
-            out.ensure_newline()
             out.write_line(text)
         else:
             print(text, flush=True)
