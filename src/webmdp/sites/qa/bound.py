@@ -4,11 +4,12 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 from webmdp.core.model import State
 from webmdp.sites.qa.mdp import DETAIL, LIST, TAG, USER, listed
 from webmdp.sites.qa.state import QAState
-from webmdp.tasks.distance import Bound, Facts, Problem, unmet
+from webmdp.tasks.distance import Bound, Facts, InformedBound, Problem, Unseen, unmet
 from webmdp.tasks.model import Condition
 
 _GROWING = frozenset({"answered", "commented"})
@@ -25,6 +26,65 @@ def qa_bound(p: Problem) -> Bound:
     OpenQuestion from a list, tag page or profile showing it, or by GoBack when it tops the
     back trail; each opens one question, and no commit changes the page, its lists or the
     trail."""
+    world = p.world
+    todo_of, rest = _goal(p)
+
+    def opens(s: QAState, qid: str, look: bool) -> bool:
+        """OpenQuestion or GoBack opens ``qid`` now."""
+        if s.surface != LIST and s.trail and s.trail[-1] == (DETAIL, qid):
+            return True
+        if s.surface not in _LISTS:
+            return False
+        return not look or qid in listed(world, s)
+
+    def bound(state: State, facts: Facts, look: bool) -> float:
+        assert isinstance(state, QAState)
+        s = state
+        todo = todo_of(s, facts)
+        if todo is None:
+            return math.inf
+        h = float(sum(todo.values()))
+        here = s.focus if s.surface == DETAIL else None
+        away = [q for q in todo if q != here]
+        if away:
+            # one arrival per page still to visit; if none opens from here, some navigation
+            # (no commit changes what opens) comes first
+            h += len(away) + (not any(opens(s, q, look) for q in away))
+        return max(h, float(unmet(rest, facts)))
+
+    return bound
+
+
+def qa_informed(p: Problem) -> InformedBound:
+    """Coding Q&A's bound on the informed distance (:mod:`webmdp.tasks.informed`): a
+    question's detail fields show on its page only (:func:`qa_bound`'s facts). Three kinds of
+    action, counted apart: the commits still to make; one arrival (OpenQuestion or GoBack)
+    per question page still to open, for a commit or for its unseen detail, but the open
+    one; and a way to a list, tag page or profile before each OpenQuestion of an unseen
+    question but a first one taken there. An unseen question is opened only by
+    OpenQuestion (GoBack returns to pages already seen), every arrival lands on a question
+    page, which offers no OpenQuestion, and no commit changes the page."""
+    todo_of, _ = _goal(p)
+
+    def bound(state: State, facts: Facts, unseen: Unseen, look: bool) -> float:
+        assert isinstance(state, QAState)
+        todo = todo_of(state, facts)
+        if todo is None:
+            return math.inf
+        here = state.focus if state.surface == DETAIL else None
+        fresh = {q for _, qids, _ in unseen for q in qids} - {here}
+        visit = (set(todo) | fresh) - {here}
+        ways = max(0, len(fresh) - (state.surface in _LISTS))
+        return float(sum(todo.values()) + len(visit) + ways)
+
+    return bound
+
+
+def _goal(p: Problem) -> tuple[Callable[[QAState, Facts], dict[str, int] | None],
+                                list[Condition]]:
+    """The task's commits, as a function of the state (:func:`qa_bound`'s facts): the
+    commits still to make per question page (None when one never can be), and the
+    conditions left over."""
     world = p.world
     work: dict[tuple[str, str], list[Condition]] = {}
     dead: list[Condition] = []
@@ -51,19 +111,10 @@ def qa_bound(p: Problem) -> Bound:
         rest += [c for key, cs in work.items() if page[key] is None for c in cs]
         work = {key: cs for key, cs in work.items() if page[key] is not None}
 
-    def opens(s: QAState, qid: str, look: bool) -> bool:
-        """OpenQuestion or GoBack opens ``qid`` now."""
-        if s.surface != LIST and s.trail and s.trail[-1] == (DETAIL, qid):
-            return True
-        if s.surface not in _LISTS:
-            return False
-        return not look or qid in listed(world, s)
-
-    def bound(state: State, facts: Facts, look: bool) -> float:
-        assert isinstance(state, QAState)
-        s = state
+    def todo_of(s: QAState, facts: Facts) -> dict[str, int] | None:
+        """The commits still to make per question page; None when one never can be."""
         if unmet(dead, facts):
-            return math.inf
+            return None
         todo: dict[str, int] = {}
         for key, cs in work.items():
             if unmet(cs, facts):
@@ -74,16 +125,9 @@ def qa_bound(p: Problem) -> Bound:
                                                 and s.commenting == key[0]):
                     n = 2  # OpenCommentBox, PostComment
                 todo[qid] = todo.get(qid, 0) + n
-        h = float(sum(todo.values()))
-        here = s.focus if s.surface == DETAIL else None
-        away = [q for q in todo if q != here]
-        if away:
-            # one arrival per page still to visit; if none opens from here, some navigation
-            # (no commit changes what opens) comes first
-            h += len(away) + (not any(opens(s, q, look) for q in away))
-        return max(h, float(unmet(rest, facts)))
+        return todo
 
-    return bound
+    return todo_of, rest
 
 
 def _question(world: object, post: str) -> str | None:

@@ -7,7 +7,7 @@ from webmdp.sites._common.site import CO, FI, INS, NAV, ModularSite, SiteLogic
 from webmdp.sites._common.tasklib import shown
 from webmdp.sites.qa import mdp, observe
 from webmdp.sites.qa import vocab as V
-from webmdp.sites.qa.bound import qa_bound
+from webmdp.sites.qa.bound import qa_bound, qa_informed
 from webmdp.sites.qa.catalog import CATALOG
 from webmdp.sites.qa.state import QAState
 from webmdp.sites.qa.world import (
@@ -79,3 +79,4 @@ class QASite(ModularSite[QAState]):
     logic = SiteLogic(generate_world, mdp.transition, observe.observe, observe.facts,
                       observe.available)
     distance_bound = staticmethod(qa_bound)
+    informed_bound = staticmethod(qa_informed)
