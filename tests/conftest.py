@@ -105,6 +105,11 @@ none is left for the end, where the other workers would sit idle beside it. A st
 only costs time."""
 
 
+def _heaviness(nodeid: str) -> int | None:
+    """The test's place in :data:`HEAVIEST`, or None."""
+    return next((i for i, p in enumerate(HEAVIEST) if nodeid.startswith(p)), None)
+
+
 @pytest.hookimpl(trylast=True)  # after `-m "not slow"` deselects: the shares are of what runs
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Deal :data:`HEAVIEST` round the workers, at the front of each one's first share (the
@@ -112,11 +117,9 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "0") or 0)
     if workers < 2:
         return
-    rank = {p: i for i, p in enumerate(HEAVIEST)}
-    heavy = sorted((it for it in items if any(it.nodeid.startswith(p) for p in HEAVIEST)),
-                   key=lambda it: min(i for p, i in rank.items() if it.nodeid.startswith(p)))
-    chosen = {id(it) for it in heavy}
-    rest = [it for it in items if id(it) not in chosen]
+    rank = {id(it): r for it in items if (r := _heaviness(it.nodeid)) is not None}
+    heavy = sorted((it for it in items if id(it) in rank), key=lambda it: rank[id(it)])
+    rest = [it for it in items if id(it) not in rank]
     ordered: list[pytest.Item] = []
     left = len(items)
     for w in range(workers):  # the scheduler's shares: len(pending) // nodes_remaining

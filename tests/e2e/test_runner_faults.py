@@ -193,7 +193,8 @@ def test_ray_backend_gives_the_local_results(reference, tmp_path) -> None:  # ty
     out = tmp_path / "run"
     env = {k: v for k, v in os.environ.items() if k != "RAY_ADDRESS"}
     # the first two tasks (four episodes over two Ray workers): Ray's start is most of the cost
-    run = [*RUN[:RUN.index("--limit") + 1], "2", *RUN[RUN.index("--limit") + 2:]]
+    run = list(RUN)
+    run[run.index("--limit") + 1] = "2"
     res = subprocess.run([WEBMDP, *run, "--backend", "ray", "--out", str(out)],
                          capture_output=True, text=True, timeout=400, env=env)
     assert res.returncode == 0, res.stderr

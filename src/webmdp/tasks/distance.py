@@ -449,5 +449,13 @@ def unmet(conditions: Iterable[Condition], facts: Facts) -> bool:
     return not all(check_condition(c, facts) for c in conditions)
 
 
+def visits(n: int, first_here: bool) -> int:
+    """For a site's informed bound: the actions that open ``n`` detail pages one after another
+    where a page opens only from a list and no action goes from one page straight to another:
+    an arrival each, a way back to a list between two, and one more first unless the first
+    opens from here (``first_here``)."""
+    return 2 * n - first_here if n else 0
+
+
 def _trivial_bound(p: Problem) -> Bound:
     return lambda state, facts, look: 1.0

@@ -10,7 +10,15 @@ from webmdp.core.model import State
 from webmdp.sites.calendar import clock
 from webmdp.sites.calendar.mdp import HEADER_SURFACES, clickable, event, results, view_days
 from webmdp.sites.calendar.state import CalendarState
-from webmdp.tasks.distance import Bound, Facts, InformedBound, Problem, Unseen, unmet
+from webmdp.tasks.distance import (
+    Bound,
+    Facts,
+    InformedBound,
+    Problem,
+    Unseen,
+    unmet,
+    visits,
+)
 from webmdp.tasks.model import Condition
 from webmdp.tasks.verifier import check_condition
 
@@ -180,10 +188,8 @@ def calendar_informed(p: Problem) -> InformedBound:
         h = 0.0
         if only_creates and unmet(p.task.verifier, facts):
             h = 1 if state.surface == "EventEditor" and not state.editing else 2
-        if not events:
-            return h
         away = state.surface == "EventDetail" or bool(state.editing)
-        return h + 2 * len(events) - 1 + away
+        return h + visits(len(events), not away)
 
     return bound
 

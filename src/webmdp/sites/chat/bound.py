@@ -123,8 +123,6 @@ def _goal(p: Problem) -> _Goal:
     return _Goal(threads, posts, dms, dead, rest)
 
 
-
-
 def _openable(world: World, s: ChatState, mid: str, look: bool) -> bool:
     """An arrival action (OpenThread / OpenResult / CloseMember) opens ``mid`` now: from a
     channel or a thread, only a message of the channel shown (of its page shown, ``look``)."""

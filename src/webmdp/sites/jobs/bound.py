@@ -4,13 +4,21 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 
 from webmdp.core.model import State
 from webmdp.sites.jobs.catalog import CATALOG
 from webmdp.sites.jobs.mdp import feed, people, threads
 from webmdp.sites.jobs.state import JobsState
-from webmdp.tasks.distance import Bound, Facts, InformedBound, Problem, Unseen, unmet
+from webmdp.tasks.distance import (
+    Bound,
+    Facts,
+    InformedBound,
+    Problem,
+    Unseen,
+    unmet,
+    visits,
+)
 from webmdp.tasks.model import Condition
 
 _JOB_SURFACES = ("JobList", "JobDetail")
@@ -88,16 +96,9 @@ def jobs_bound(p: Problem) -> Bound:
     def _inner(s: JobsState, facts: Facts, look: bool) -> float:
         groups: list[tuple[float, float]] = []  # (the group's bound, its own commits)
         # jobs: saves and applications, each on its job's detail page
-        work: dict[str, float] = {}
-        for jid, cs in saves.items():
-            if unmet(cs, facts):
-                work[jid] = work.get(jid, 0) + 1
-        for jid, cs in applies.items():
-            if unmet(cs, facts):
-                if any(ap[0] == jid for ap in s.applications):
-                    return math.inf
-                in_dialog = s.dialog == "apply" and s.focus == jid
-                work[jid] = work.get(jid, 0) + (1 if in_dialog else 2)
+        work = _job_commits(saves, applies, s, facts)
+        if work is None:
+            return math.inf
         if work:
             here = s.focus if s.surface == "JobDetail" else None
             groups.append(_visits(work, here, lambda j: job_nav(s, j, look)))
@@ -144,27 +145,34 @@ def jobs_informed(p: Problem) -> InformedBound:
     def bound(state: State, facts: Facts, unseen: Unseen, look: bool) -> float:
         assert isinstance(state, JobsState)
         s = state
-        commits, visit = 0.0, {j for _, jids, _ in unseen for j in jids if j.startswith("JOB")}
-        for jid, cs in saves.items():
-            if unmet(cs, facts):
-                commits += 1
-                visit.add(jid)
-        needed_dialog = False
-        for jid, cs in applies.items():
-            if unmet(cs, facts):
-                if any(ap[0] == jid for ap in s.applications):
-                    return math.inf
-                in_dialog = s.dialog == "apply" and s.focus == jid
-                needed_dialog = needed_dialog or in_dialog
-                commits += 1 if in_dialog else 2
-                visit.add(jid)
-        h = commits + (bool(s.dialog) and not needed_dialog)
+        work = _job_commits(saves, applies, s, facts)
+        if work is None:
+            return math.inf
+        needed_dialog = s.dialog == "apply" and unmet(applies.get(s.focus or "", ()), facts)
+        visit = set(work) | {j for _, jids, _ in unseen for j in jids if j.startswith("JOB")}
         visit.discard(s.focus if s.surface == "JobDetail" else "")  # type: ignore[arg-type]
-        if not visit:
-            return h
-        return h + 2 * len(visit) - (s.surface == "JobList")
+        return sum(work.values()) + (bool(s.dialog) and not needed_dialog) + visits(
+            len(visit), s.surface == "JobList")
 
     return bound
+
+
+def _job_commits(saves: Mapping[str, list[Condition]], applies: Mapping[str, list[Condition]],
+                 s: JobsState, facts: Facts) -> dict[str, float] | None:
+    """The commits still to make per job: SaveJob or UnsaveJob, OpenEasyApply and
+    SubmitApplication (Submit alone in the job's open Easy Apply dialog); None when a job
+    still to apply to was applied to already (its answers are final)."""
+    work: dict[str, float] = {}
+    for jid, cs in saves.items():
+        if unmet(cs, facts):
+            work[jid] = work.get(jid, 0) + 1
+    for jid, cs in applies.items():
+        if unmet(cs, facts):
+            if any(ap[0] == jid for ap in s.applications):
+                return None
+            in_dialog = s.dialog == "apply" and s.focus == jid
+            work[jid] = work.get(jid, 0) + (1 if in_dialog else 2)
+    return work
 
 
 def _holds(c: Condition, facts: Facts) -> bool:

@@ -11,7 +11,15 @@ from webmdp.core.model import State
 from webmdp.core.spec import Action
 from webmdp.sites.mail.listing import visible_ids
 from webmdp.sites.mail.state import MailState
-from webmdp.tasks.distance import Bound, Facts, InformedBound, Problem, Unseen, unmet
+from webmdp.tasks.distance import (
+    Bound,
+    Facts,
+    InformedBound,
+    Problem,
+    Unseen,
+    unmet,
+    visits,
+)
 from webmdp.tasks.model import Condition
 from webmdp.tasks.verifier import check_condition
 
@@ -72,11 +80,9 @@ def mail_bound(p: Problem) -> Bound:
         if fresh is None:
             return 1 + (s.surface != "ComposeModal")
         mode, tid = fresh["mode"], fresh["thread"]
-        best = math.inf
-        if s.surface == "ComposeModal" and s.compose == mode and s.reply_thread == tid:
-            best = 1 + _edits(_draft_of(s), want)
+        keep, new = _drafts(s, want, fresh)
         opening = (s.surface == "ComposeModal") if mode == "new" else view_cost(s, tid, look)
-        return min(best, opening + 1 + _edits(fresh, want) + 1)
+        return min(keep, opening + new)
 
     def bound(state: State, facts: Facts, look: bool) -> float:
         assert isinstance(state, MailState)
@@ -130,10 +136,10 @@ def mail_informed(p: Problem) -> InformedBound:
             return math.inf, None
         if fresh is None:
             return 1 + (s.surface != "ComposeModal"), None
-        mode, tid = fresh["mode"], fresh["thread"]
-        if s.surface == "ComposeModal" and s.compose == mode and s.reply_thread == tid:
-            return min(1 + _edits(_draft_of(s), want), 2 + _edits(fresh, want)), None
-        return 2 + _edits(fresh, want), (tid or None)
+        keep, new = _drafts(s, want, fresh)
+        if keep < math.inf:
+            return min(keep, new), None
+        return new, (fresh["thread"] or None)
 
     def bound(state: State, facts: Facts, unseen: Unseen, look: bool) -> float:
         assert isinstance(state, MailState)
@@ -153,7 +159,7 @@ def mail_informed(p: Problem) -> InformedBound:
         away = bool(state.surface == "ThreadView" or state.focus) or (
             look and state.surface == "ThreadList"
             and to_open.isdisjoint(visible_ids(world, state)))
-        return h + 2 * len(to_open) - 1 + away
+        return h + visits(len(to_open), not away)
 
     return bound
 
@@ -167,6 +173,17 @@ def _sent_goal(sent: list[Condition]) -> dict[str, Any] | None:
             len(fields) != len(eq) - 1 or set(fields) - _SENT_FIELDS:
         return None
     return fields
+
+
+def _drafts(s: MailState, want: Mapping[str, Any], fresh: Mapping[str, Any]
+            ) -> tuple[float, float]:
+    """The message still to send, its way there aside: (the open draft's edits and Send,
+    inf unless it has the wanted mode and thread; a fresh draft's opener, edits and Send)."""
+    keep = math.inf
+    if s.surface == "ComposeModal" and s.compose == fresh["mode"] and \
+            s.reply_thread == fresh["thread"]:
+        keep = 1 + _edits(_draft_of(s), want)
+    return keep, 2 + _edits(fresh, want)
 
 
 def _draft_of(s: Any) -> dict[str, Any]:
