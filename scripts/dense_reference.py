@@ -30,7 +30,7 @@ from webmdp.tasks.walks import random_walk
 from webmdp.tracking import Tracker
 
 PATH = Path(__file__).resolve().parents[1] / "tests" / "data" / "dense_reference.json.gz"
-PER_TEMPLATE, WALKS, BUDGET = 1, 3, 1_000_000
+PER_TEMPLATE, WALKS, BUDGET = 5, 3, 1_000_000
 
 
 def tasks_of(name: str) -> list[Task]:
@@ -67,7 +67,12 @@ def _pair(task: Task, tracker: Tracker, budget: int | None) -> list[int | None]:
 def main() -> None:
     names = sys.argv[1].split(",") if len(sys.argv) > 1 else list(site_names())
     for name in names:
-        t0, entries = time.process_time(), {}
+        t0 = time.process_time()
+        wanted = {t.id for t in tasks_of(name)}
+        stored = json.loads(gzip.decompress(PATH.read_bytes())).get(name, {}) \
+            if PATH.exists() else {}
+        # a task already stored is kept: its values are a pure function of the task
+        entries = {k: v for k, v in stored.items() if k in wanted}
         partial = PATH.parent / f".dense_reference.{name}.partial.jsonl"
         if partial.exists():
             for line in partial.read_text().splitlines():
