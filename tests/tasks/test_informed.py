@@ -117,13 +117,14 @@ def test_seen_none_is_the_screen_at_the_start_and_a_spent_budget_is_unknown() ->
     ("repo", "repo_0015"), ("housing", "housing_0000"), ("accommodation", "accommodation_0000"),
     ("accommodation", "accommodation_0165"), ("mail", "mail_0090"), ("chat", "chat_0135"),
     ("calendar", "calendar_0150"), ("housing", "housing_0090"), ("jobs", "jobs_0060"),
-    ("qa", "qa_0075"),
+    ("qa", "qa_0075"), ("food", "food_0002"), ("food", "food_0120"),
+    ("food", "food_0133"),
     # without the bound their searches take 15-100 s: make test-slow
     *(pytest.param(site, task_id, marks=pytest.mark.slow) for site, task_id in (
         ("accommodation", "accommodation_0075"), ("accommodation", "accommodation_0150"),
         ("mail", "mail_0030"), ("mail", "mail_0150"), ("chat", "chat_0150"),
         ("calendar", "calendar_0120"), ("housing", "housing_0075"), ("jobs", "jobs_0075"),
-        ("qa", "qa_0030")))])
+        ("qa", "qa_0030"), ("food", "food_0157")))])
 def test_a_sites_informed_bound_never_overshoots_and_keeps_every_distance(
         site: str, task_id: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """``Site.informed_bound`` (commits plus the way into the unseen detail pages) is at most
@@ -152,3 +153,31 @@ def test_a_sites_informed_bound_never_overshoots_and_keeps_every_distance(
     distance.clear_cache()
     informed.clear_cache()
     assert [informed_distance(task, s, seen) for s, seen in states] == helped
+
+
+def test_food_counts_a_line_only_an_order_can_empty() -> None:
+    """A focused search offers RemoveFromCart only on the task's own items: a hard negative's
+    other dish in the cart goes only with a PlaceOrder (OpenCart, ProceedToCheckout, the
+    order, a way back to the restaurants). Food's bounds count that way, never past the
+    distance, on every state of the random episode that put such a line in the cart."""
+    from webmdp.tasks import informed
+    from webmdp.tasks.walks import random_walk
+
+    task = _task("food", "food_0002")
+    site = get_site("food")
+    tracker = Tracker(site, World.from_dict(task.world))
+    search = informed._search_of(task, True, None)
+    stuck = []
+    for action in random_walk(task, 2)[:20]:
+        tracker.apply(action)
+        state, seen = tracker.state, frozenset(tracker.seen)
+        d = informed_distance(task, state, seen)
+        bound = search.joint_bound(state, site.facts(state), search.mask_of(seen, state))
+        assert d is not None and bound <= d
+        if any(line[3] in task.hard_negatives for line in state.cart):  # type: ignore[attr-defined]
+            stuck.append((d, bound, search.problem.bound(state, site.facts(state), True)))
+    assert stuck, "the episode no longer adds a hard negative's dish"
+    # the emptying order's actions are counted: the bound where the line came is within one
+    # of the distance (7 against 9 without them), and within two after
+    assert stuck[0][0] - stuck[0][1] <= 1 and all(d - b <= 2 for d, b, _ in stuck), stuck
+    assert all(state_bound >= 6 for _, _, state_bound in stuck), stuck

@@ -8,9 +8,10 @@ from typing import Any
 
 from webmdp.core.model import State, World
 from webmdp.sites.food import vocab as V
+from webmdp.sites.food import world as W
 from webmdp.sites.food.mdp import MAX_QTY
 from webmdp.sites.food.state import FoodState
-from webmdp.tasks.distance import Bound, Facts, Problem, unmet
+from webmdp.tasks.distance import Bound, Facts, InformedBound, Problem, Unseen, unmet, visits
 from webmdp.tasks.model import Condition
 
 
@@ -47,6 +48,114 @@ class _Goal:
         return True
 
 
+class _Plan:
+    """A food task's cart and order goals, read once for both bounds."""
+
+    def __init__(self, p: Problem) -> None:
+        self.world = world = p.world
+        self.cart, self.order = _Goal(), _Goal()
+        self.cart_conds: list[Condition] = []
+        self.order_conds: list[Condition] = []
+        settings: dict[str, Any] = {}
+        self.rest: list[Condition] = []
+        for c in p.task.verifier:
+            if c.fact.startswith("cart.") and self.cart.read(c, "cart."):
+                self.cart_conds.append(c)
+            elif c.fact.startswith("order."):
+                self.order_conds.append(c)
+                if not self.order.read(c, "order.") and c.op == "eq":
+                    settings[c.fact] = c.value
+            else:
+                self.rest.append(c)
+        want_mode = settings.get("order.fulfillment")
+        if want_mode is None and settings.get("order.address"):
+            want_mode = "delivery"  # an address is kept only for delivery
+        self.want_mode, self.want_when = want_mode, settings.get("order.time")
+        # quantities one add can put in: QuickAdd's 1 and AddToCart's candidate values
+        self.adds = {1, *(int(q) for q in p.candidates.get(("AddToCart", "quantity"), ())
+                          if isinstance(q, int) and 1 <= q <= MAX_QTY)}
+        self.defaults = {iid: dict(_defaults(world, iid)) for g in (self.cart, self.order)
+                         for iid in g.items if iid in world.entities}
+        # a focused search offers RemoveFromCart only on the task's own items
+        self.removable = (lambda iid: iid in p.relevant) if p.focused else (lambda iid: True)
+
+    def store_of(self, iid: str) -> str:
+        return str(self.world.entities[iid]["restaurant_id"])
+
+    def lines(self, s: FoodState, goal: _Goal) -> _Work:
+        """What the cart still needs to meet ``goal``, its way there aside. Lines leave by
+        one RemoveFromCart each or all at once by a PlaceOrder, after which every wanted line
+        must be added again."""
+        world, w = self.world, _Work()
+        gone = [ln[0] for ln in s.cart if ln[0] in goal.no_items or ln[3] in goal.no_stores]
+        w.k, w.stuck = len(gone), not all(self.removable(iid) for iid in gone)
+        # stuck: the cart must be emptied first, so every wanted line is added after that
+        cart = () if w.stuck else s.cart
+        lines = {ln[0]: ln for ln in cart}
+        for iid, (opts, want_qty) in goal.items.items():
+            line = lines.get(iid)
+            if iid not in world.entities:
+                continue
+            if line is not None and all(dict(line[2]).get(g) == c for g, c in opts.items()):
+                w.ok += 1
+                if want_qty is not None and line[1] != want_qty:
+                    w.commits, w.qty = w.commits + 1, True
+                    # an AddToCart from its open item fixes it and leaves for the restaurant:
+                    # that commit may also be the first step of the way to the next add
+                    w.step = w.step or (s.surface == "MenuItemDetail" and s.focus == iid)
+                continue
+            default = self.defaults[iid]
+            m = sum(default.get(g) != c for g, c in opts.items())
+            if s.surface == "MenuItemDetail" and s.focus == iid:
+                m = min(m, sum(dict(s.picks).get(g) != c for g, c in opts.items()))
+            w.commits += m + 1  # the option picks, then the add
+            have = line[1] if line is not None else 0
+            if want_qty is not None and want_qty not in {min(MAX_QTY, have + q)
+                                                         for q in self.adds}:
+                w.commits += 1  # no single add leaves the wanted quantity: one more change
+            w.adds.append((self.store_of(iid), iid, m > 0))
+        held = {ln[3] for ln in cart}
+        wanted_stores = {self.store_of(i) for i in goal.items if i in world.entities}
+        for rid in goal.stores:
+            if rid not in held and rid not in wanted_stores:
+                w.commits += 1
+                w.adds.append((rid, None, False))
+        return w
+
+
+@dataclass
+class _Work:
+    """What the cart still needs (:meth:`_Plan.lines`)."""
+
+    commits: int = 0
+    """Option picks, adds and quantity changes of the wanted lines."""
+    adds: list[tuple[str, str | None, bool]] = field(default_factory=list)
+    """Each add still to make: (its restaurant, its item or None for any item, whether its
+    options must be picked first in the item's dialog)."""
+    qty: bool = False
+    """A wanted line's quantity needs fixing."""
+    step: bool = False
+    """The fixing AddToCart is on the item open now."""
+    k: int = 0
+    """Lines to remove."""
+    ok: int = 0
+    """Wanted lines that are right."""
+    stuck: bool = False
+    """A line to remove has no RemoveFromCart here: only a PlaceOrder empties the cart, and
+    the rest of this counts from an empty cart."""
+
+    def removal(self) -> int:
+        """Commits that take the lines to remove away: one RemoveFromCart each, or a
+        PlaceOrder and the wanted lines that are right added again."""
+        return min(self.k, 1 + self.ok)
+
+    def reset_nav(self, surface: str) -> int:
+        """Before a PlaceOrder that empties the cart (``stuck``): OpenCart, then
+        ProceedToCheckout, but those already behind."""
+        return (surface not in ("Cart", "Checkout")) + (surface != "Checkout") if self.stuck \
+            else 0
+
+
 def food_bound(p: Problem) -> Bound:
     """Food Delivery. Facts used: the cart changes only by QuickAdd (RestaurantDetail, one of
     its menu items, default options), AddToCart (MenuItemDetail of the item, its picked
@@ -61,33 +170,8 @@ def food_bound(p: Problem) -> Bound:
     OpenCart (list, restaurant, cart, checkout), Checkout only by ProceedToCheckout (Cart);
     SetFulfillment / SetDeliveryTime act on Checkout. No commit changes what the list shows
     or where one is, except AddToCart (back to the restaurant) and PlaceOrder."""
-    world = p.world
-    cart, order = _Goal(), _Goal()
-    cart_conds: list[Condition] = []
-    order_conds: list[Condition] = []
-    settings: dict[str, Any] = {}
-    rest: list[Condition] = []
-    for c in p.task.verifier:
-        if c.fact.startswith("cart.") and cart.read(c, "cart."):
-            cart_conds.append(c)
-        elif c.fact.startswith("order."):
-            order_conds.append(c)
-            if not order.read(c, "order.") and c.op == "eq":
-                settings[c.fact] = c.value
-        else:
-            rest.append(c)
-    want_mode = settings.get("order.fulfillment")
-    if want_mode is None and settings.get("order.address"):
-        want_mode = "delivery"  # an address is kept only for delivery
-    want_when = settings.get("order.time")
-    # quantities one add can put in: QuickAdd's 1 and AddToCart's candidate values
-    adds = {1, *(int(q) for q in p.candidates.get(("AddToCart", "quantity"), ())
-                 if isinstance(q, int) and 1 <= q <= MAX_QTY)}
-    defaults = {iid: dict(_defaults(world, iid)) for g in (cart, order) for iid in g.items
-                if iid in world.entities}
-
-    def store_of(iid: str) -> str:
-        return str(world.entities[iid]["restaurant_id"])
+    plan = _Plan(p)
+    world = plan.world
 
     def shows(s: FoodState, rid: str, look: bool) -> bool:
         return not look or rid in V.CATALOG.visible(world, s)
@@ -108,51 +192,23 @@ def food_bound(p: Problem) -> Bound:
             return (1 if shows(s, rid, look) else 2) + opened
         return 2 + opened  # a list, then the restaurant
 
-    def needs(s: FoodState, goal: _Goal, look: bool
-              ) -> tuple[int, int | None, bool, int, int]:
-        """(commits for the wanted lines, least actions before the first add or None when no
-        add is needed, whether a quantity needs fixing, lines to remove, wanted lines that
-        are right) for the cart to meet ``goal``. Lines leave by one RemoveFromCart each or
-        all at once by a PlaceOrder, after which every wanted line must be added again."""
-        lines = {ln[0]: ln for ln in s.cart}
-        commits, first, qty, ok, step = 0, None, False, 0, False
-        for iid, (opts, want_qty) in goal.items.items():
-            line = lines.get(iid)
-            if iid not in world.entities:
-                continue
-            if line is not None and all(dict(line[2]).get(g) == c for g, c in opts.items()):
-                ok += 1
-                if want_qty is not None and line[1] != want_qty:
-                    commits, qty = commits + 1, True
-                    # an AddToCart from its open item fixes it and leaves for the restaurant:
-                    # that commit may also be the first step of the way to the next add
-                    step = step or (s.surface == "MenuItemDetail" and s.focus == iid)
-                continue
-            default = defaults[iid]
-            m = sum(default.get(g) != c for g, c in opts.items())
-            if s.surface == "MenuItemDetail" and s.focus == iid:
-                m = min(m, sum(dict(s.picks).get(g) != c for g, c in opts.items()))
-            commits += m + 1  # the option picks, then the add
-            have = line[1] if line is not None else 0
-            if want_qty is not None and want_qty not in {min(MAX_QTY, have + q) for q in adds}:
-                commits += 1  # no single add leaves the wanted quantity: one more change
-            nav = pre_nav(s, store_of(iid), iid, m > 0, look)
-            first = nav if first is None else min(first, nav)
-        held = {ln[3] for ln in s.cart}
-        wanted_stores = {store_of(i) for i in goal.items if i in world.entities}
-        for rid in goal.stores:
-            if rid not in held and rid not in wanted_stores:
-                commits += 1
-                nav = pre_nav(s, rid, None, False, look)
-                first = nav if first is None else min(first, nav)
-        k = sum(ln[0] in goal.no_items or ln[3] in goal.no_stores for ln in s.cart)
-        if step and first:
+    def needs(s: FoodState, goal: _Goal, look: bool) -> tuple[_Work, int | None]:
+        """What the cart still needs to meet ``goal``, and the least actions before the first
+        add (None when no add is needed)."""
+        w = plan.lines(s, goal)
+        first = min((pre_nav(s, rid, iid, opened, look) for rid, iid, opened in w.adds),
+                    default=None)
+        if w.step and first:
             first -= 1
-        return commits, first, qty, k, ok
+        return w, first
 
     def cart_cost(s: FoodState, look: bool) -> float:
-        commits, first, qty, k, ok = needs(s, cart, look)
-        commits += min(k, 1 + ok)
+        w, first = needs(s, plan.cart, look)
+        if w.stuck:
+            # the PlaceOrder that empties the cart comes first, then every add, each at least
+            # a way to the list and OpenRestaurant from the order's status page away
+            return float(w.commits + 1 + w.reset_nav(s.surface) + 2 * bool(w.adds))
+        commits, qty, k = w.commits + w.removal(), w.qty, w.k
         nav = 0
         if first is not None:
             # the first add's way there, and (lines to remove) a visit to Cart or Checkout:
@@ -165,14 +221,13 @@ def food_bound(p: Problem) -> Bound:
         return float(commits + nav)
 
     def order_cost(s: FoodState, look: bool) -> float:
-        commits, first, qty, k, ok = needs(s, order, look)
-        commits += 1  # the PlaceOrder itself
-        # a setting off its wanted value needs its Set action, or (wanted: the default) an
-        # earlier PlaceOrder, which resets both and empties the cart like a removal
-        off = [(want_mode, s.fulfillment, "delivery"), (want_when, s.when, "ASAP")]
-        sets = sum(w is not None and w != have and w != dflt for w, have, dflt in off)
-        resets = sum(w is not None and w != have and w == dflt for w, have, dflt in off)
-        commits += sets + max(min(k, 1 + ok), min(resets, 1 + ok))
+        w, first = needs(s, plan.order, look)
+        # the PlaceOrder itself, the settings and the removals
+        commits, qty, k = w.commits + 1 + _settings(plan, s, w), w.qty, w.k
+        if w.stuck:
+            # the PlaceOrder that empties the cart; then a list, a restaurant, the adds,
+            # OpenCart and Proceed again
+            return float(commits + w.reset_nav(s.surface) + 4 * bool(w.adds))
         if first is not None:
             nav = first + 2  # after the last add: OpenCart, ProceedToCheckout
         elif qty or k:
@@ -184,14 +239,87 @@ def food_bound(p: Problem) -> Bound:
 
     def bound(state: State, facts: Facts, look: bool) -> float:
         assert isinstance(state, FoodState)
-        h = float(unmet(rest, facts))
-        if cart_conds and unmet(cart_conds, facts):
+        h = float(unmet(plan.rest, facts))
+        if plan.cart_conds and unmet(plan.cart_conds, facts):
             h = max(h, 1.0, cart_cost(state, look))
-        if order_conds and unmet(order_conds, facts):
+        if plan.order_conds and unmet(plan.order_conds, facts):
             h = max(h, order_cost(state, look))
         return h
 
     return bound
+
+
+def food_informed(p: Problem) -> InformedBound:
+    """Food Delivery's bound on the informed distance (:mod:`webmdp.tasks.informed`): kinds
+    of action counted apart, since no action is of two kinds (:func:`food_bound`'s facts).
+
+    - The commits: option picks, adds, quantity changes and removals (or the PlaceOrder that
+      empties the cart), and on an order task the PlaceOrder and the settings.
+    - OpenRestaurant, one per restaurant still to open: each restaurant whose detail fields
+      are unseen (its page or one of its items' dialogs shows them), and each an add must
+      still be made at (QuickAdd on its page, AddToCart in its item's dialog); but the one
+      open. OpenRestaurant opens a row of the list.
+    - A way to the list (BackToRestaurants, GoHome, Search, ...) before each of those but a
+      first one taken on the list (where, when no restaurant to open is on screen, one more).
+    - OpenItem, one per item still to open: its detail fields unseen, or options to pick
+      before its add; but the one open (its dialog opens only by OpenItem).
+    - OpenCart, when lines must go and the cart or checkout is not open; on an order task,
+      OpenCart and ProceedToCheckout after the last add (Checkout opens only from the cart).
+    """
+    plan = _Plan(p)
+    world = plan.world
+
+    def part(s: FoodState, goal: _Goal, unseen: Unseen, look: bool, order: bool) -> float:
+        w = plan.lines(s, goal)
+        stores = {e for _, ids, _ in unseen for e in ids if e.startswith("RST")}
+        unseen_items = [(e, f) for _, ids, fields in unseen for e, f in zip(ids, fields,
+                                                                            strict=True)
+                        if e.startswith("ITM") and e in world.entities]
+        stores |= {plan.store_of(i) for i, _ in unseen_items}
+        items = {i for i, f in unseen_items if not f.isdisjoint(W.ITEM_DETAIL)}
+        for rid, iid, opened in w.adds:
+            stores.add(rid)
+            if opened and iid is not None:
+                items.add(iid)
+        if s.surface == "MenuItemDetail":
+            items.discard(s.focus)  # type: ignore[arg-type]
+        if s.surface in ("RestaurantDetail", "MenuItemDetail"):
+            stores.discard(s.store)
+        here = s.surface == "RestaurantList" and not (
+            look and stores and stores.isdisjoint(V.CATALOG.visible(world, s)))
+        h = w.commits + len(items) + visits(len(stores), here)
+        if w.stuck:  # OpenCart and Proceed before the emptying PlaceOrder, again after it
+            h += w.reset_nav(s.surface) + (2 * bool(w.adds) if order else 0)
+            return h + (1 + _settings(plan, s, w) if order else 1)
+        if not order:
+            return h + w.removal() + (w.k > 0 and s.surface not in ("Cart", "Checkout"))
+        h += 1 + _settings(plan, s, w)  # the PlaceOrder, the settings, the removals
+        if w.adds:
+            return h + 2  # after the last add: OpenCart, ProceedToCheckout
+        if w.qty or w.k:
+            return h + (1 if s.surface == "Cart" else 2)
+        return h + {"Checkout": 0, "Cart": 1}.get(s.surface, 2)
+
+    def bound(state: State, facts: Facts, unseen: Unseen, look: bool) -> float:
+        assert isinstance(state, FoodState)
+        h = float(unmet(plan.rest, facts))
+        if plan.cart_conds and unmet(plan.cart_conds, facts):
+            h = max(h, part(state, plan.cart, unseen, look, False))
+        if plan.order_conds and unmet(plan.order_conds, facts):
+            h = max(h, part(state, plan.order, unseen, look, True))
+        return h
+
+    return bound
+
+
+def _settings(plan: _Plan, s: FoodState, work: _Work) -> int:
+    """An order's settings still to make, with the cart's removals: a setting off its wanted
+    value needs its Set action, or (wanted: the default) an earlier PlaceOrder, which resets
+    both and empties the cart like a removal."""
+    off = [(plan.want_mode, s.fulfillment, "delivery"), (plan.want_when, s.when, "ASAP")]
+    sets = sum(w is not None and w != have and w != dflt for w, have, dflt in off)
+    resets = sum(w is not None and w != have and w == dflt for w, have, dflt in off)
+    return sets + max(work.removal(), min(resets, 1 + work.ok))
 
 
 def _defaults(world: World, iid: str) -> tuple[tuple[str, str], ...]:

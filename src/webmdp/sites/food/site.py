@@ -8,7 +8,7 @@ from webmdp.sites._common.tasklib import shown
 from webmdp.sites.food import mdp
 from webmdp.sites.food import vocab as V
 from webmdp.sites.food import world as W
-from webmdp.sites.food.bound import food_bound
+from webmdp.sites.food.bound import food_bound, food_informed
 from webmdp.sites.food.state import FoodState
 
 ITEM = ParamSpec("item_id", "entity")
@@ -77,3 +77,4 @@ class FoodSite(ModularSite[FoodState]):
                     "Cart": "BackToRestaurants", "Checkout": "OpenCart"}
     logic = SiteLogic(W.generate_world, mdp.transition, mdp.observe, mdp.facts, mdp.available)
     distance_bound = staticmethod(food_bound)
+    informed_bound = staticmethod(food_informed)
