@@ -176,18 +176,31 @@ def calendar_informed(p: Problem) -> InformedBound:
     editor (CloseEvent, or EditEvent and the editor's way out: never an OpenEvent,
     CreateEvent, PickSlot or a new event's SaveEvent); and, on a task that only creates an
     event, the editor's opening (CreateEvent or PickSlot, on a header surface) and its
-    SaveEvent, while the event is still unsaved. Other tasks count the first two alone
-    (:func:`calendar_bound` counts their commits)."""
-    only_creates = bool(p.task.verifier) and all(
-        c.fact.split(".")[0] == "created" for c in p.task.verifier)
+    SaveEvent, while the event is still unsaved. Other tasks count the first two, and the
+    replies: one RespondToEvent per event still answered wrong (on its card, which it does
+    not leave: the event is one to open too), and in a new event's editor its way out before
+    any OpenEvent (CloseEvent or SaveEvent: neither leaves a card); on a header surface that
+    lists none of the events to open, the action that changes what it lists."""
+    conds = p.task.verifier
+    only_creates = bool(conds) and all(c.fact.split(".")[0] == "created" for c in conds)
+    replies = [c for c in conds if c.fact.startswith("rsvp.") and c.fact.count(".") == 1
+               and c.op in ("contains", "not_contains")]
 
     def bound(state: State, facts: Facts, unseen: Unseen, look: bool) -> float:
         assert isinstance(state, CalendarState)
         here = state.focus if state.surface == "EventDetail" else state.editing
-        events = {e for _, eids, _ in unseen for e in eids} - {here}
-        h = 0.0
-        if only_creates and unmet(p.task.verifier, facts):
+        answer = {str(c.value) for c in replies if not check_condition(c, facts)}
+        events = ({e for _, eids, _ in unseen for e in eids} | answer) - {here}
+        h = float(len(answer))
+        if only_creates and unmet(conds, facts):
             h = 1 if state.surface == "EventEditor" and not state.editing else 2
+        elif events and state.surface == "EventEditor" and not state.editing:
+            h += 1
+        elif events and look and state.surface in HEADER_SURFACES:
+            # the first OpenEvent from here needs a listing that shows one of them
+            listed = results(state, p.world) if state.surface == "SearchResults" else \
+                clickable(state, p.world)
+            h += events.isdisjoint(listed)
         away = state.surface == "EventDetail" or bool(state.editing)
         return h + visits(len(events), not away)
 
