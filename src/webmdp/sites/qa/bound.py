@@ -61,7 +61,8 @@ def qa_informed(p: Problem) -> InformedBound:
     action, counted apart: the commits still to make; one arrival (OpenQuestion or GoBack)
     per question page still to open, for a commit or for its unseen detail, but the open
     one; and a way to a list, tag page or profile before each OpenQuestion of an unseen
-    question but a first one taken there. An unseen question is opened only by
+    question but a first one taken there (and on a list that shows none of them, one action
+    that changes what it lists). An unseen question is opened only by
     OpenQuestion (GoBack returns to pages already seen), every arrival lands on a question
     page, which offers no OpenQuestion, and no commit changes the page."""
     todo_of, _ = _goal(p)
@@ -75,7 +76,10 @@ def qa_informed(p: Problem) -> InformedBound:
         fresh = {q for _, qids, _ in unseen for q in qids} - {here}
         visit = (set(todo) | fresh) - {here}
         ways = max(0, len(fresh) - (state.surface in _LISTS))
-        return float(sum(todo.values()) + len(visit) + ways)
+        # on a list showing none of them, the first OpenQuestion waits for a change of list
+        first = bool(fresh) and look and state.surface in _LISTS and \
+            fresh.isdisjoint(listed(p.world, state))
+        return float(sum(todo.values()) + len(visit) + ways + first)
 
     return bound
 
