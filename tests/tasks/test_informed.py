@@ -118,13 +118,14 @@ def test_seen_none_is_the_screen_at_the_start_and_a_spent_budget_is_unknown() ->
     ("accommodation", "accommodation_0165"), ("mail", "mail_0090"), ("chat", "chat_0135"),
     ("calendar", "calendar_0150"), ("housing", "housing_0090"), ("jobs", "jobs_0060"),
     ("qa", "qa_0075"), ("food", "food_0002"), ("food", "food_0120"),
-    ("food", "food_0133"), ("calendar", "calendar_0001"),
+    ("food", "food_0133"), ("calendar", "calendar_0001"), ("shopping", "shopping_0001"),
     # without the bound their searches take 15-100 s: make test-slow
     *(pytest.param(site, task_id, marks=pytest.mark.slow) for site, task_id in (
         ("accommodation", "accommodation_0075"), ("accommodation", "accommodation_0150"),
         ("mail", "mail_0030"), ("mail", "mail_0150"), ("chat", "chat_0150"),
         ("calendar", "calendar_0120"), ("housing", "housing_0075"), ("jobs", "jobs_0075"),
-        ("qa", "qa_0030"), ("food", "food_0157")))])
+        ("qa", "qa_0030"), ("food", "food_0157"), ("shopping", "shopping_0091"),
+        ("shopping", "shopping_0151")))])
 def test_a_sites_informed_bound_never_overshoots_and_keeps_every_distance(
         site: str, task_id: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """``Site.informed_bound`` (commits plus the way into the unseen detail pages) is at most

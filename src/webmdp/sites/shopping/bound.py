@@ -6,7 +6,7 @@ from __future__ import annotations
 from webmdp.core.model import State
 from webmdp.sites.shopping.listing import visible_ids
 from webmdp.sites.shopping.state import ShoppingState
-from webmdp.tasks.distance import Bound, Facts, Problem, unmet
+from webmdp.tasks.distance import Bound, Facts, InformedBound, Problem, Unseen, unmet, visits
 from webmdp.tasks.model import Condition
 
 
@@ -73,6 +73,62 @@ def shopping_bound(p: Problem) -> Bound:
         if goal is not None and unmet(order, facts):
             h = max(h, order_cost(state, look, *goal))
         return max(h, float(unmet(rest, facts)))
+
+    return bound
+
+
+def shopping_informed(p: Problem) -> InformedBound:
+    """Shopping's bound on the informed distance (:mod:`webmdp.tasks.informed`): a product's
+    detail fields show on its ProductDetail only (:func:`shopping_bound`'s facts). Kinds of
+    action counted apart, since none is of two: one OpenProduct per product still to open
+    (its detail unseen, or an AddToCart to make on it), but the open one; a way to a results
+    page (Search, SetDepartment, BackToResults) before each of those but a first one taken
+    on results (where, when none of them is on screen, one action that changes the page);
+    one AddToCart per product still to add; the removals (:func:`shopping_bound`: OpenCart,
+    then RemoveFromCart each or ProceedToCheckout and PlaceOrder); on an order task, OpenCart
+    and ProceedToCheckout after its add, the shipping speed and PlaceOrder; one ShowReviews
+    per product whose reviews are unseen (a page opens with them folded)."""
+    world = p.world
+    adds = [str(c.value) for c in p.task.verifier
+            if c.fact == "cart.products" and c.op == "contains"]
+    drops = [c.value for c in p.task.verifier
+             if c.fact == "cart.products" and c.op == "not_contains"]
+    order = [c for c in p.task.verifier if c.fact.startswith("order.")]
+    goal = _order_goal(order)
+
+    def ways(s: ShoppingState, opens: set[str], look: bool) -> int:
+        """OpenProduct per product to open and the ways to results pages between them."""
+        if not opens:
+            return 0
+        on_results = s.surface == "SearchResults"
+        blank = on_results and look and opens.isdisjoint(visible_ids(world, s))
+        return visits(len(opens), on_results) + blank
+
+    def bound(state: State, facts: Facts, unseen: Unseen, look: bool) -> float:
+        assert isinstance(state, ShoppingState)
+        s = state
+        lines = {ln[0]: ln for ln in s.cart}
+        here = {s.focus} if s.surface == "ProductDetail" else set()
+        fresh = {e for _, ids, _ in unseen for e in ids}
+        # a product page shows its reviews only after ShowReviews, which stays on it
+        shows = sum("reviews" in f for _, _, fields in unseen for f in fields)
+        to_add = {x for x in adds if x not in lines}
+        k = sum(x in lines for x in drops)
+        removal = 0 if not k else min(k, 1) if s.surface == "Checkout" else \
+            (s.surface != "Cart") + min(k, 2)
+        h = shows + len(to_add) + removal + ways(s, (fresh | to_add) - here, look)
+        if goal is not None and unmet(order, facts):
+            pid, opts, speed = goal
+            line = lines.get(pid)
+            ordering = shows + 1 + (speed is not None and s.shipping != speed)  # PlaceOrder
+            if line is None or _mismatch((line[2], line[3]), opts):
+                # its AddToCart, then OpenCart and ProceedToCheckout
+                ordering += 3 + ways(s, (fresh | {pid}) - here, look)
+            else:
+                ordering += {"Checkout": 0, "Cart": 1}.get(s.surface, 2) + ways(
+                    s, fresh - here, look)
+            h = max(h, ordering)
+        return float(h)
 
     return bound
 

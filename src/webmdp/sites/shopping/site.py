@@ -8,7 +8,7 @@ from webmdp.sites._common.site import CO, FI, INS, NAV, SE, ModularSite, SiteLog
 from webmdp.sites._common.tasklib import shown
 from webmdp.sites.shopping import catalog as C
 from webmdp.sites.shopping import mdp
-from webmdp.sites.shopping.bound import shopping_bound
+from webmdp.sites.shopping.bound import shopping_bound, shopping_informed
 from webmdp.sites.shopping.state import ShoppingState
 from webmdp.sites.shopping.world import CARD_FIELDS, DETAIL_FIELDS, PIXEL_FIELDS, generate_world
 
@@ -54,6 +54,7 @@ ACTIONS: tuple[ActionSpec, ...] = (
 class ShoppingSite(ModularSite[ShoppingState]):
     name = "shopping"
     distance_bound = staticmethod(shopping_bound)
+    informed_bound = staticmethod(shopping_informed)
     title = "Shopwise"
     entity_prefix = "PRD"
     confirm_surfaces = frozenset({"Checkout"})
