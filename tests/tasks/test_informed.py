@@ -182,3 +182,28 @@ def test_food_counts_a_line_only_an_order_can_empty() -> None:
     # of the distance (7 against 9 without them), and within two after
     assert stuck[0][0] - stuck[0][1] <= 1 and all(d - b <= 2 for d, b, _ in stuck), stuck
     assert all(state_bound >= 6 for _, _, state_bound in stuck), stuck
+
+
+def test_mail_counts_a_move_that_cannot_be_a_way_back() -> None:
+    """A random agent deletes the thread to archive: it lies in Trash, which only Trash's own
+    view lists. Archiving it from its page lands on that view, which shows no other thread to
+    open, so the move is not one of the ways back counted: mail's informed bound counts it,
+    never past the distance, and equals the distance on those states (one short before)."""
+    from webmdp.tasks import informed
+    from webmdp.tasks.walks import random_walk
+
+    task = _task("mail", "mail_0002")
+    site = get_site("mail")
+    tracker = Tracker(site, World.from_dict(task.world))
+    search = informed._search_of(task, True, None)
+    trashed = []
+    for action in random_walk(task, 1)[:14]:
+        tracker.apply(action)
+        state, seen = tracker.state, frozenset(tracker.seen)
+        d = informed_distance(task, state, seen)
+        bound = search.joint_bound(state, site.facts(state), search.mask_of(seen, state))
+        assert d is not None and bound <= d
+        if state.folder_of(task.target) == "trash":  # type: ignore[attr-defined]
+            trashed.append((d, bound))
+    assert trashed, "the episode no longer deletes the thread to archive"
+    assert all(bound == d for d, bound in trashed), trashed

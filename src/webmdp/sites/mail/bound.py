@@ -25,6 +25,8 @@ from webmdp.tasks.verifier import check_condition
 
 _MEMBERSHIP = frozenset({"starred", "unread", "read", "inbox", "archived", "deleted", "spam",
                          "sent_folder"})
+_MOVED = frozenset({"starred", "inbox", "archived", "deleted", "spam"})
+"""Membership facts only a star or a move changes (read and unread: OpenThread too)."""
 _SENT_FIELDS = frozenset({"mode", "thread", "to", "cc", "subject", "body"})
 _OPENERS = {"new": "Compose", "reply": "Reply", "reply_all": "ReplyAll", "forward": "Forward"}
 
@@ -120,6 +122,15 @@ def mail_informed(p: Problem) -> InformedBound:
     - The labels: one RemoveLabel per label still to take off a thread, one AddLabel or
       BulkLabel per label still to add (a BulkLabel adds one label to every thread
       selected). They act on the open thread or the selection, and change no screen.
+    - One star or move, when one still to make on a thread cannot stand in for an action
+      counted above: a star never leaves a screen; a move made on the list is not a way back;
+      a move made on a thread's page (it returns to the list it came from, of the same
+      scope) is the way back before the next OpenThread only if that thread was opened by
+      a counted OpenThread or is open now, and, for a thread in Trash or Spam (listed in its
+      folder's own view alone), only if another thread to open lies in that folder; else the
+      next OpenThread waits for a change of list. On a list that shows no thread to open, a
+      star or move of a thread not on screen nor selected cannot be the change it waits for.
+      A thread changes folder only by a move, which is an action of its own.
     """
     conds = p.task.verifier
     labels = [c for c in conds if c.fact.startswith("labels.") and
@@ -128,6 +139,23 @@ def mail_informed(p: Problem) -> InformedBound:
     want = _sent_goal(sent)
     fresh = _fresh_draft(p, want) if want is not None else None
     world = p.world
+    moves = [c for c in conds if c.fact in _MOVED and c.op in ("contains", "not_contains")]
+
+    def move_part(s: MailState, facts: Facts, to_open: set[str], on_list: bool) -> int:
+        """1 when a star or move still to make cannot be one of the ways back to the list
+        counted, nor the first change of the list: see :func:`mail_informed`."""
+        here = s.focus if s.surface != "ThreadList" else None
+        shown = set(visible_ids(world, s)) | s.selected if on_list else set()
+        for c in moves:
+            tid = str(c.value)
+            if check_condition(c, facts) or tid in shown:
+                continue
+            folder = s.folder_of(tid)
+            alone = folder in ("trash", "spam") and all(
+                s.folder_of(t) != folder for t in to_open if t != tid)
+            if c.fact == "starred" or (tid not in to_open and tid != here) or alone:
+                return 1
+        return 0
 
     def compose_part(s: MailState) -> tuple[float, str | None]:
         """(opener + edits + Send, the thread its opener needs open, or None)."""
@@ -156,9 +184,10 @@ def mail_informed(p: Problem) -> InformedBound:
         if not to_open:
             return h
         # a way off the open thread first; on the list, one when no row to open is on screen
-        away = bool(state.surface == "ThreadView" or state.focus) or (
-            look and state.surface == "ThreadList"
-            and to_open.isdisjoint(visible_ids(world, state)))
+        blank = look and state.surface == "ThreadList" and to_open.isdisjoint(
+            visible_ids(world, state))
+        away = bool(state.surface == "ThreadView" or state.focus) or blank
+        h += move_part(state, facts, to_open, blank) if look else 0
         return h + visits(len(to_open), not away)
 
     return bound
