@@ -262,7 +262,10 @@ def food_informed(p: Problem) -> InformedBound:
     - A way to the list (BackToRestaurants, GoHome, Search, ...) before each of those but a
       first one taken on the list (where, when no restaurant to open is on screen, one more).
     - OpenItem, one per item still to open: its detail fields unseen, or options to pick
-      before its add; but the one open (its dialog opens only by OpenItem).
+      before its add; but the one open (its dialog opens only by OpenItem). Before each of
+      them but a first taken outside a dialog, a way out of the dialog open: CloseItem, or an
+      AddToCart (counted among the commits: CloseItem counts where the adds cannot cover);
+      on an order task, out of the last one too (the cart opens from no dialog).
     - OpenCart, when lines must go and the cart or checkout is not open; on an order task,
       OpenCart and ProceedToCheckout after the last add (Checkout opens only from the cart).
     """
@@ -288,6 +291,10 @@ def food_informed(p: Problem) -> InformedBound:
         here = s.surface == "RestaurantList" and not (
             look and stores and stores.isdisjoint(V.CATALOG.visible(world, s)))
         h = w.commits + len(items) + visits(len(stores), here)
+        # a way out of each item dialog before the next opens (on an order task, before the
+        # checkout too): CloseItem, or an AddToCart counted among the commits
+        dialogs = len(items) + (s.surface == "MenuItemDetail")
+        h += max(0, (dialogs if order else len(items) and dialogs - 1) - len(w.adds))
         if w.stuck:  # OpenCart and Proceed before the emptying PlaceOrder, again after it
             h += w.reset_nav(s.surface) + (2 * bool(w.adds) if order else 0)
             return h + (1 + _settings(plan, s, w) if order else 1)
