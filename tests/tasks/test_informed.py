@@ -156,27 +156,49 @@ def test_a_sites_informed_bound_never_overshoots_and_keeps_every_distance(
     assert [informed_distance(task, s, seen) for s, seen in states] == helped
 
 
+def _random_states(task: Task, seed: int, steps: int
+                   ) -> list[tuple[State, frozenset[tuple[str, str]]]]:
+    """(state, seen) after each of the first ``steps`` actions of a seeded random episode."""
+    from webmdp.tasks.walks import random_walk
+
+    tracker = Tracker(get_site(task.site), World.from_dict(task.world))
+    out = []
+    for action in random_walk(task, seed)[:steps]:
+        tracker.apply(action)
+        out.append((tracker.state, frozenset(tracker.seen)))
+    return out
+
+
+def _bounded(task: Task, states: list[tuple[State, frozenset[tuple[str, str]]]]
+             ) -> list[tuple[State, int, float, bool]]:
+    """(state, informed distance, the site's informed bound, whether evidence is still unseen)
+    on each (state, seen), checking that the bound never passes the distance."""
+    from webmdp.tasks import informed
+
+    site, search = get_site(task.site), informed._search_of(task, True, None)
+    out = []
+    for state, seen in states:
+        d = informed_distance(task, state, seen)
+        mask = search.mask_of(seen, state)
+        bound = search.joint_bound(state, site.facts(state), mask)
+        assert d is not None and bound <= d
+        out.append((state, d, bound, mask != search.full))
+    return out
+
+
 def test_food_counts_a_line_only_an_order_can_empty() -> None:
     """A focused search offers RemoveFromCart only on the task's own items: a hard negative's
     other dish in the cart goes only with a PlaceOrder (OpenCart, ProceedToCheckout, the
     order, a way back to the restaurants). Food's bounds count that way, never past the
     distance, on every state of the random episode that put such a line in the cart."""
-    from webmdp.tasks import informed
-    from webmdp.tasks.walks import random_walk
+    from webmdp.tasks import distance
 
     task = _task("food", "food_0002")
-    site = get_site("food")
-    tracker = Tracker(site, World.from_dict(task.world))
-    search = informed._search_of(task, True, None)
-    stuck = []
-    for action in random_walk(task, 2)[:20]:
-        tracker.apply(action)
-        state, seen = tracker.state, frozenset(tracker.seen)
-        d = informed_distance(task, state, seen)
-        bound = search.joint_bound(state, site.facts(state), search.mask_of(seen, state))
-        assert d is not None and bound <= d
-        if any(line[3] in task.hard_negatives for line in state.cart):  # type: ignore[attr-defined]
-            stuck.append((d, bound, search.problem.bound(state, site.facts(state), True)))
+    site, problem = get_site("food"), distance._problem(task, True)
+    stuck = [(d, bound, problem.bound(state, site.facts(state), True))
+             for state, d, bound, _ in _bounded(task, _random_states(task, 2, 20))
+             if any(line[3] in task.hard_negatives
+                    for line in state.cart)]  # type: ignore[attr-defined]
     assert stuck, "the episode no longer adds a hard negative's dish"
     # the emptying order's actions are counted: the bound where the line came is within one
     # of the distance (7 against 9 without them), and within two after
@@ -189,22 +211,9 @@ def test_mail_counts_a_move_that_cannot_be_a_way_back() -> None:
     view lists. Archiving it from its page lands on that view, which shows no other thread to
     open, so the move is not one of the ways back counted: mail's informed bound counts it,
     never past the distance, and equals the distance on those states (one short before)."""
-    from webmdp.tasks import informed
-    from webmdp.tasks.walks import random_walk
-
     task = _task("mail", "mail_0002")
-    site = get_site("mail")
-    tracker = Tracker(site, World.from_dict(task.world))
-    search = informed._search_of(task, True, None)
-    trashed = []
-    for action in random_walk(task, 1)[:14]:
-        tracker.apply(action)
-        state, seen = tracker.state, frozenset(tracker.seen)
-        d = informed_distance(task, state, seen)
-        bound = search.joint_bound(state, site.facts(state), search.mask_of(seen, state))
-        assert d is not None and bound <= d
-        if state.folder_of(task.target) == "trash":  # type: ignore[attr-defined]
-            trashed.append((d, bound))
+    trashed = [(d, bound) for state, d, bound, _ in _bounded(task, _random_states(task, 1, 14))
+               if state.folder_of(task.target) == "trash"]  # type: ignore[attr-defined]
     assert trashed, "the episode no longer deletes the thread to archive"
     assert all(bound == d for d, bound in trashed), trashed
 
@@ -214,16 +223,6 @@ def test_food_counts_the_way_out_of_each_item_dialog() -> None:
     the one AddToCart) before the next opens and before the checkout. Counting those, food's
     bound is the distance on the oracle's states (3 short before, a 17 s search at the start),
     and never past it."""
-    from webmdp.tasks import informed
-
     task = _task("food", "food_0159")
-    site = get_site("food")
-    search = informed._search_of(task, True, None)
-    gaps = []
-    for state, seen in _walk(task):
-        d = informed_distance(task, state, seen)
-        bound = search.joint_bound(state, site.facts(state), search.mask_of(seen, state))
-        assert d is not None and bound <= d
-        if search.mask_of(seen, state) != search.full:
-            gaps.append(d - bound)
+    gaps = [d - bound for _, d, bound, unseen in _bounded(task, _walk(task)) if unseen]
     assert gaps and max(gaps) <= 1 and gaps[0] == 0, gaps
