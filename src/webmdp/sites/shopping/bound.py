@@ -35,13 +35,6 @@ def shopping_bound(p: Problem) -> Bound:
         on_screen = s.surface == "SearchResults" and (not look or pid in visible_ids(world, s))
         return 1 if on_screen else 2
 
-    def drop_cost(s: ShoppingState, k: int) -> int:
-        """k lines must leave: k RemoveFromCart, or ProceedToCheckout + PlaceOrder (Checkout:
-        PlaceOrder alone); from elsewhere first OpenCart."""
-        if k == 0 or s.surface == "Checkout":
-            return min(k, 1)
-        return (s.surface != "Cart") + min(k, 2)
-
     def order_cost(s: ShoppingState, look: bool, pid: str,
                    opts: tuple[str | None, str | None], speed: str | None) -> int:
         """A final PlaceOrder on Checkout with the cart exactly [pid in ``opts``] at ``speed``."""
@@ -69,7 +62,7 @@ def shopping_bound(p: Problem) -> Bound:
         # the add chain (results page, OpenProduct, AddToCart) and the removals (OpenCart,
         # RemoveFromCart / ProceedToCheckout + PlaceOrder) share no action: they add up
         add = max((reach(state, x, look) + 1 for x in adds if x not in in_cart), default=0)
-        h = float(add + drop_cost(state, sum(x in in_cart for x in drops)))
+        h = float(add + _drop_cost(state, sum(x in in_cart for x in drops)))
         if goal is not None and unmet(order, facts):
             h = max(h, order_cost(state, look, *goal))
         return max(h, float(unmet(rest, facts)))
@@ -114,9 +107,7 @@ def shopping_informed(p: Problem) -> InformedBound:
         shows = sum("reviews" in f for _, _, fields in unseen for f in fields)
         to_add = {x for x in adds if x not in lines}
         k = sum(x in lines for x in drops)
-        removal = 0 if not k else min(k, 1) if s.surface == "Checkout" else \
-            (s.surface != "Cart") + min(k, 2)
-        h = shows + len(to_add) + removal + ways(s, (fresh | to_add) - here, look)
+        h = shows + len(to_add) + _drop_cost(s, k) + ways(s, (fresh | to_add) - here, look)
         if goal is not None and unmet(order, facts):
             pid, opts, speed = goal
             line = lines.get(pid)
@@ -131,6 +122,14 @@ def shopping_informed(p: Problem) -> InformedBound:
         return float(h)
 
     return bound
+
+
+def _drop_cost(s: ShoppingState, k: int) -> int:
+    """k lines must leave: k RemoveFromCart, or ProceedToCheckout + PlaceOrder (Checkout:
+    PlaceOrder alone); from elsewhere first OpenCart."""
+    if k == 0 or s.surface == "Checkout":
+        return min(k, 1)
+    return (s.surface != "Cart") + min(k, 2)
 
 
 def _order_goal(order: list[Condition]) -> tuple[str, tuple[str | None, str | None],
