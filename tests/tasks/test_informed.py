@@ -226,3 +226,21 @@ def test_food_counts_the_way_out_of_each_item_dialog() -> None:
     task = _task("food", "food_0159")
     gaps = [d - bound for _, d, bound, unseen in _bounded(task, _walk(task)) if unseen]
     assert gaps and max(gaps) <= 1 and gaps[0] == 0, gaps
+
+
+def test_qa_can_take_back_an_answer_accepted_on_a_hard_negative() -> None:
+    """A random agent accepts an answer on a hard negative (one of your own questions):
+    AcceptAnswer on it again takes it back. The focused search acts on the task's own
+    questions' answers (``Site.own_entities``), so it finds that way: the distance settles
+    within a small budget and equals the unfocused search's (before, no goal was reachable
+    in the focused space and the search ran past 10^6 expansions)."""
+    task = _task("qa", "qa_0122")
+    wrong = [(state, seen) for state, seen in _random_states(task, 1, 14)
+             if any(q in task.hard_negatives and a
+                    for q, a in state.accepted)]  # type: ignore[attr-defined]
+    assert wrong, "the episode no longer accepts an answer on a hard negative"
+    for state, seen in wrong:
+        focused = informed_reach(task, state, seen, max_expansions=20_000)
+        whole = informed_reach(task, state, seen, max_expansions=200_000, focused=False)
+        assert focused.known and focused.distance is not None
+        assert focused.distance == whole.distance, (focused, whole)

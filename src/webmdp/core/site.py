@@ -160,6 +160,14 @@ class Site(ABC):
         single site, whose transitions need no tag."""
         return None
 
+    def own_entities(self, world: World, ids: frozenset[str]) -> frozenset[str]:
+        """The entities a focused distance search may act on (:func:`webmdp.tasks.distance.reach`),
+        given the task's own ``ids`` (target, hard negatives, companions, the oracle's). A site
+        whose entities are acted on from another's page adds those of the pages in ``ids``, so
+        the search can undo what an agent did there (Coding Q&A: a question's answers, one of
+        which an agent may accept on a hard negative). The default: ``ids``."""
+        return ids
+
     def browser_back(self, state: State) -> Action | None:
         """The semantic action the browser's Back button stands for in ``state`` (None: none)."""
         return None

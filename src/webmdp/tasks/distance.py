@@ -346,9 +346,10 @@ def _problem(task: Task, focused: bool = False, world: World | None = None) -> P
             _PROBLEMS.move_to_end(key)
             return p
     site = get_site(task.site)
-    p = Problem(task, site, world or World.from_dict(task.world), _candidate_values(task, site),
-                frozenset({task.target, *task.hard_negatives, *task.companions,
-                           *_oracle_entities(task)}), focused)
+    world = world or World.from_dict(task.world)
+    own = frozenset({task.target, *task.hard_negatives, *task.companions, *_oracle_entities(task)})
+    p = Problem(task, site, world, _candidate_values(task, site), site.own_entities(world, own),
+                focused)
     with _REGISTRY:
         _PROBLEMS[key] = p
         if len(_PROBLEMS) > _TASKS_CACHED:

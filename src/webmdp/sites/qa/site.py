@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from webmdp.core.model import World
 from webmdp.core.spec import ActionSpec, ParamSpec, declare_action
 from webmdp.sites._common.site import CO, FI, INS, NAV, ModularSite, SiteLogic
 from webmdp.sites._common.tasklib import shown
@@ -80,3 +81,9 @@ class QASite(ModularSite[QAState]):
                       observe.available)
     distance_bound = staticmethod(qa_bound)
     informed_bound = staticmethod(qa_informed)
+
+    def own_entities(self, world: World, ids: frozenset[str]) -> frozenset[str]:
+        """A question's answers are acted on from its page (accepted, voted on, commented):
+        a focused search may act on those of the task's own questions, so it can take back an
+        answer accepted on a hard negative (AcceptAnswer again)."""
+        return ids | {a for a, e in world.entities.items() if e.get("question_id") in ids}
