@@ -239,7 +239,21 @@ def test_qa_can_take_back_an_answer_accepted_on_a_hard_negative() -> None:
              if any(q in task.hard_negatives and a
                     for q, a in state.accepted)]  # type: ignore[attr-defined]
     assert wrong, "the episode no longer accepts an answer on a hard negative"
-    for state, seen in wrong:
+    _same_as_unfocused(task, wrong)
+
+
+def test_qa_may_open_an_own_questions_askers_profile() -> None:
+    """From a list that shows none of the task's questions, the asker's profile (OpenUser)
+    lists one: the focused search may open the profiles of its own questions' askers, so its
+    distance is the unfocused one on every state of this random episode (one more before,
+    on 7 of its states)."""
+    task = _task("qa", "qa_0045")
+    _same_as_unfocused(task, _random_states(task, 1, 15))
+
+
+def _same_as_unfocused(task: Task, states: list[tuple[State, frozenset[tuple[str, str]]]]
+                       ) -> None:
+    for state, seen in states:
         focused = informed_reach(task, state, seen, max_expansions=20_000)
         whole = informed_reach(task, state, seen, max_expansions=200_000, focused=False)
         assert focused.known and focused.distance is not None
