@@ -193,6 +193,8 @@ class Problem:
     successors: _LRU = field(default_factory=lambda: _LRU(_SUCCESSORS_PER_TASK))
     _fills: dict[tuple[str, tuple[str, ...]], list[dict[str, Any]]] = field(default_factory=dict)
     _entity_params: dict[str, frozenset[str]] = field(default_factory=dict)
+    _touched: _LRU = field(default_factory=lambda: _LRU(_SUCCESSORS_PER_TASK))
+    _start_named: frozenset[tuple[str, str]] | None = None
 
     def __post_init__(self) -> None:
         self._bound: Bound | None = None
@@ -229,7 +231,7 @@ class Problem:
         for offered in self.site.available(state, self.world):  # the page is not needed
             if keep is not None and not keep(offered.name):
                 continue
-            if self.focused and not self._on_own_entities(offered):
+            if self.focused and not self._on_own_entities(offered, state):
                 continue
             out += [Action(offered.name, {**offered.params, **extra})
                     for extra in self._fill(offered)]
@@ -238,14 +240,30 @@ class Problem:
                                        if isinstance(v, str)))
         return out
 
-    def _on_own_entities(self, offered: Action) -> bool:
+    def touched(self, state: State) -> frozenset[str]:
+        """The entities ``state``'s facts name under a fact where the start's facts do not (a
+        dish put in the cart, a thread moved, an answer accepted), but the task's own: a
+        focused search acts on them too, so it can undo what an agent did there."""
+        key = self.key(state)
+        found = self._touched.lookup(key)
+        if found is None:
+            if self._start_named is None:
+                self._start_named = _named(self.site.facts(self.site.initial_state(self.world)))
+            ents = self.world.entities
+            found = frozenset(e for _, e in _named(self.site.facts(state)) - self._start_named
+                              if e in ents and e not in self.relevant)
+            self._touched.store(key, found)
+        return found  # type: ignore[no-any-return]
+
+    def _on_own_entities(self, offered: Action, state: State) -> bool:
         entity = self._entity_params.get(offered.name)
         if entity is None:
             entity = frozenset(p.name for p in self.site.action_spec(offered.name).params
                                if p.type == "entity")
             self._entity_params[offered.name] = entity
-        return all(offered.params.get(n, "") in self.relevant for n in entity
-                   if n in offered.params)
+        names = [offered.params.get(n, "") for n in entity if n in offered.params]
+        return all(v in self.relevant for v in names) or all(
+            v in self.relevant or v in self.touched(state) for v in names)
 
     def _fill(self, offered: Action) -> list[dict[str, Any]]:
         """Every completion of the parameters ``offered`` leaves to the agent."""
@@ -303,6 +321,23 @@ def memoised(known: _LRU, dead: _LRU, beyond: _LRU, key: Hashable, limit: float,
     elif found == UNREACHABLE:
         dead.store(key, True)
     return found
+
+
+def _named(facts: Mapping[str, Any]) -> frozenset[tuple[str, str]]:
+    """(fact, string) for every string a fact's value holds, nested lists, sets and mappings
+    (keys too) included."""
+    out: set[tuple[str, str]] = set()
+    for fact, value in facts.items():
+        stack = [value]
+        while stack:
+            v = stack.pop()
+            if isinstance(v, str):
+                out.add((fact, v))
+            elif isinstance(v, Mapping):
+                stack += [*v.keys(), *v.values()]
+            elif isinstance(v, list | tuple | set | frozenset):
+                stack += v
+    return frozenset(out)
 
 
 def state_key_fn(example: State) -> Callable[[State], Hashable]:

@@ -76,8 +76,9 @@ class _Plan:
                           if isinstance(q, int) and 1 <= q <= MAX_QTY)}
         self.defaults = {iid: dict(_defaults(world, iid)) for g in (self.cart, self.order)
                          for iid in g.items if iid in world.entities}
-        # a focused search offers RemoveFromCart only on the task's own items
-        self.removable = (lambda iid: iid in p.relevant) if p.focused else (lambda iid: True)
+        # a focused search offers RemoveFromCart only on the task's own items and on those
+        # the agent put in the cart (Problem.touched)
+        self.problem = p
 
     def store_of(self, iid: str) -> str:
         return str(self.world.entities[iid]["restaurant_id"])
@@ -88,7 +89,9 @@ class _Plan:
         must be added again."""
         world, w = self.world, _Work()
         gone = [ln[0] for ln in s.cart if ln[0] in goal.no_items or ln[3] in goal.no_stores]
-        w.k, w.stuck = len(gone), not all(self.removable(iid) for iid in gone)
+        p = self.problem
+        w.k, w.stuck = len(gone), p.focused and not all(
+            iid in p.relevant or iid in p.touched(s) for iid in gone)
         # stuck: the cart must be emptied first, so every wanted line is added after that
         cart = () if w.stuck else s.cart
         lines = {ln[0]: ln for ln in cart}
@@ -292,9 +295,21 @@ def food_informed(p: Problem) -> InformedBound:
             look and stores and stores.isdisjoint(V.CATALOG.visible(world, s)))
         h = w.commits + len(items) + visits(len(stores), here)
         # a way out of each item dialog before the next opens (on an order task, before the
-        # checkout too): CloseItem, or an AddToCart counted among the commits
-        dialogs = len(items) + (s.surface == "MenuItemDetail")
-        h += max(0, (dialogs if order else len(items) and dialogs - 1) - len(w.adds))
+        # checkout too; with no item to open, before a restaurant or the cart): CloseItem, or
+        # an AddToCart counted among the commits
+        on_dialog = s.surface == "MenuItemDetail"
+        dialogs = len(items) + on_dialog
+        if order:
+            outs = dialogs
+        elif items:
+            outs = dialogs - 1
+        else:  # no item to open: the dialog open is left for a restaurant or the cart
+            outs = int(on_dialog and bool(stores or w.k))
+        # an AddToCart leaves only the dialog of its own item (any item of its restaurant
+        # when the add names none)
+        exits = sum(iid is None or iid in items or (on_dialog and iid == s.focus)
+                    for _, iid, _ in w.adds)
+        h += max(0, outs - exits)
         if w.stuck:  # OpenCart and Proceed before the emptying PlaceOrder, again after it
             h += w.reset_nav(s.surface) + (2 * bool(w.adds) if order else 0)
             return h + (1 + _settings(plan, s, w) if order else 1)

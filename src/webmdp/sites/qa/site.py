@@ -83,12 +83,9 @@ class QASite(ModularSite[QAState]):
     informed_bound = staticmethod(qa_informed)
 
     def own_entities(self, world: World, ids: frozenset[str]) -> frozenset[str]:
-        """A question's answers are acted on from its page (accepted, voted on, commented),
-        and its asker's profile lists it: a focused search may act on the answers of the
-        task's own questions, so it can take back an answer accepted on a hard negative
-        (AcceptAnswer again), and open their askers' profiles, a way to them from a list
-        that shows none (OpenUser)."""
-        ents = world.entities
-        answers = {a for a, e in ents.items() if e.get("question_id") in ids}
-        askers = {ents[q]["author_id"] for q in ids if q in ents and q.startswith("QST")}
-        return ids | answers | askers
+        """Every entity: on Coding Q&A any question's page links its asker's profile and its
+        tags, and a profile lists its user's questions, so the shortest way to a task's
+        question may pass through any other question or user; and a question's answers are
+        acted on from its page (an answer an agent accepted on a hard negative is taken back
+        by AcceptAnswer again). A focused search here is the whole action space."""
+        return frozenset(world.entities)
