@@ -194,7 +194,7 @@ class Problem:
     _fills: dict[tuple[str, tuple[str, ...]], list[dict[str, Any]]] = field(default_factory=dict)
     _entity_params: dict[str, frozenset[str]] = field(default_factory=dict)
     _touched: _LRU = field(default_factory=lambda: _LRU(_SUCCESSORS_PER_TASK))
-    _start_named: frozenset[tuple[str, str]] | None = None
+    _start_facts: Facts | None = None
 
     def __post_init__(self) -> None:
         self._bound: Bound | None = None
@@ -247,11 +247,15 @@ class Problem:
         key = self.key(state)
         found = self._touched.lookup(key)
         if found is None:
-            if self._start_named is None:
-                self._start_named = _named(self.site.facts(self.site.initial_state(self.world)))
-            ents = self.world.entities
-            found = frozenset(e for _, e in _named(self.site.facts(state)) - self._start_named
-                              if e in ents and e not in self.relevant)
+            if self._start_facts is None:
+                self._start_facts = self.site.facts(self.site.initial_state(self.world))
+            start, ents = self._start_facts, self.world.entities
+            # only the facts that differ from the start's can name a new entity
+            found = frozenset(
+                e for fact, value in self.site.facts(state).items()
+                if fact not in start or start[fact] != value
+                for e in _strings(value) - _strings(start.get(fact))
+                if e in ents and e not in self.relevant)
             self._touched.store(key, found)
         return found  # type: ignore[no-any-return]
 
@@ -323,21 +327,20 @@ def memoised(known: _LRU, dead: _LRU, beyond: _LRU, key: Hashable, limit: float,
     return found
 
 
-def _named(facts: Mapping[str, Any]) -> frozenset[tuple[str, str]]:
-    """(fact, string) for every string a fact's value holds, nested lists, sets and mappings
-    (keys too) included."""
-    out: set[tuple[str, str]] = set()
-    for fact, value in facts.items():
-        stack = [value]
-        while stack:
-            v = stack.pop()
-            if isinstance(v, str):
-                out.add((fact, v))
-            elif isinstance(v, Mapping):
-                stack += [*v.keys(), *v.values()]
-            elif isinstance(v, list | tuple | set | frozenset):
-                stack += v
-    return frozenset(out)
+def _strings(value: Any) -> set[str]:
+    """Every string a fact's value holds, nested lists, sets and mappings (keys too)
+    included."""
+    out: set[str] = set()
+    stack = [value]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, str):
+            out.add(v)
+        elif isinstance(v, Mapping):
+            stack += [*v.keys(), *v.values()]
+        elif isinstance(v, list | tuple | set | frozenset):
+            stack += v
+    return out
 
 
 def state_key_fn(example: State) -> Callable[[State], Hashable]:
