@@ -11,7 +11,7 @@ FROM python:3.11-slim
 ENV PYTHONUNBUFFERED=1 PIP_DISABLE_PIP_VERSION_CHECK=1 \
     WEBMDP_CACHE_DIR=/var/cache/webmdp WEBMDP_RL_WORKERS=1
 WORKDIR /opt/webmdp
-COPY pyproject.toml README.md ./
+COPY pyproject.toml README.md PYPI.md ./
 COPY src ./src
 COPY scripts/image_setup.sh scripts/ensure_chromium.sh ./scripts/
 RUN PYTHON=python bash scripts/image_setup.sh /opt/webmdp all

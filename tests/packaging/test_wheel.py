@@ -50,7 +50,7 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     tmp = tmp_path_factory.mktemp("wheel")
     src = tmp / "src"
     src.mkdir()
-    for name in ("pyproject.toml", "README.md", "MANIFEST.in", "LICENSE", "NOTICE"):
+    for name in ("pyproject.toml", "README.md", "PYPI.md", "MANIFEST.in", "LICENSE", "NOTICE"):
         if (ROOT / name).is_file():
             shutil.copy2(ROOT / name, src / name)
     shutil.copytree(PACKAGE, src / "src" / "webmdp", ignore=_IGNORE)
@@ -77,6 +77,9 @@ def test_wheel_holds_the_package_data(wheel: Path) -> None:
     dist_info = next(n.split("/")[0] for n in names if n.endswith(".dist-info/METADATA"))
     meta = zipfile.ZipFile(wheel).read(f"{dist_info}/METADATA").decode()
     assert "Provides-Extra: gym" in meta and 'gymnasium>=1.0; extra == "gym"' in meta
+    # PyPI's page: PYPI.md (the README without links into the repository), as markdown
+    assert "Description-Content-Type: text/markdown" in meta
+    assert meta.partition("\n\n")[2].strip() == (ROOT / "PYPI.md").read_text().strip()
     entry = zipfile.ZipFile(wheel).read(f"{dist_info}/entry_points.txt").decode()
     assert "webmdp = webmdp.cli.main:app" in entry
 
