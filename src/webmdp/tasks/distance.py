@@ -228,11 +228,17 @@ class Problem:
         """The candidate actions in ``state``; ``keep``: those whose name it accepts (the
         final sort is stable, so they come in the order the full list has them)."""
         out: list[Action] = []
+        touched: frozenset[str] | None = None  # read once, where an action names another
         for offered in self.site.available(state, self.world):  # the page is not needed
             if keep is not None and not keep(offered.name):
                 continue
-            if self.focused and not self._on_own_entities(offered, state):
-                continue
+            if self.focused:
+                names = self._entities_named(offered)
+                if not all(v in self.relevant for v in names):
+                    if touched is None:
+                        touched = self.touched(state)
+                    if not all(v in self.relevant or v in touched for v in names):
+                        continue
             out += [Action(offered.name, {**offered.params, **extra})
                     for extra in self._fill(offered)]
         # Actions on the task's own entities first: the last expansion stops at the first goal.
@@ -259,15 +265,14 @@ class Problem:
             self._touched.store(key, found)
         return found  # type: ignore[no-any-return]
 
-    def _on_own_entities(self, offered: Action, state: State) -> bool:
+    def _entities_named(self, offered: Action) -> list[Any]:
+        """The values of ``offered``'s entity parameters."""
         entity = self._entity_params.get(offered.name)
         if entity is None:
             entity = frozenset(p.name for p in self.site.action_spec(offered.name).params
                                if p.type == "entity")
             self._entity_params[offered.name] = entity
-        names = [offered.params.get(n, "") for n in entity if n in offered.params]
-        return all(v in self.relevant for v in names) or all(
-            v in self.relevant or v in self.touched(state) for v in names)
+        return [offered.params.get(n, "") for n in entity if n in offered.params]
 
     def _fill(self, offered: Action) -> list[dict[str, Any]]:
         """Every completion of the parameters ``offered`` leaves to the agent."""
