@@ -8,6 +8,7 @@ from collections.abc import Callable
 from webmdp.core.model import State, World
 from webmdp.sites.housing.mdp import _cards
 from webmdp.sites.housing.state import HousingState
+from webmdp.sites.housing.world import AGENT_FIELDS
 from webmdp.tasks.distance import Bound, Facts, InformedBound, Problem, Unseen, unmet
 from webmdp.tasks.model import Condition
 
@@ -81,7 +82,11 @@ def housing_informed(p: Problem) -> InformedBound:
     A tour still to book adds RequestTour and SubmitTourRequest (Submit alone on the tour
     form), a message still to send ContactAgent: RequestTour and ContactAgent change no home,
     and on the tour form, whose only ways out are Submit and Cancel, the way back to the
-    home's page is taken one fewer time (Submit may be it)."""
+    home's page is taken one fewer time (Submit may be it).
+
+    A home whose listing agent's fields are unseen adds its ShowListingAgent: they show only
+    once it opens the 'Listed by' section of the home's page, which each OpenProperty shows
+    closed, and it changes no home, heart or form."""
     todo = _hearts(p)
     world = p.world
     tour, contact = _forms(p)
@@ -91,14 +96,17 @@ def housing_informed(p: Problem) -> InformedBound:
         hearts = todo(state)
         on_form = state.surface == "TourRequest"
         commits = float(len(hearts) + _commits(tour, contact, facts, on_form))
+        agents = sum(not f.isdisjoint(AGENT_FIELDS) for _, _, fields in unseen for f in fields)
         if not look:
-            return commits + max(0, bool(unseen) - on_form)
+            return commits + max(agents, bool(unseen) - on_form)
         here = _here(state, world)
         nav = int(any(x not in here for x in hearts))
         near = here | ({state.focus} if on_form else set())
+        page = state.focus if state.surface == "PropertyDetail" else None
         for gap, homes, _ in unseen:  # CancelTour goes back to the home's page
-            first = 1 if any(h in near for h in homes) else 2
+            # the open home's unseen fields are its agent's: its ShowListingAgent, counted
+            first = 0 if page in homes else 1 if any(h in near for h in homes) else 2
             nav = max(nav, first + (len(homes) - 1) * (1 if gap == 1 else 2))
-        return commits + max(0, nav - on_form)
+        return commits + max(0, nav - on_form) + agents
 
     return bound
