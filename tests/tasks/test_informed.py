@@ -256,3 +256,14 @@ def _same_as_unfocused(task: Task, states: list[tuple[State, frozenset[tuple[str
         whole = informed_reach(task, state, seen, max_expansions=200_000, focused=False)
         assert focused.known and focused.distance is not None
         assert focused.distance == whole.distance, (focused, whole)
+
+
+def test_housing_counts_each_listing_agent_to_show() -> None:
+    """A brokerage shows only in a home's 'Listed by' section, closed on every visit: the
+    bound counts one ShowListingAgent per home whose agent is unread. It is the distance on
+    every oracle state with evidence unseen (3 short before: a 16 s search at the start) and
+    never past it on a random episode's states (which ran past 20,000 expansions)."""
+    task = _task("housing", "housing_0122")
+    gaps = [d - bound for _, d, bound, unseen in _bounded(task, _walk(task)) if unseen]
+    assert gaps and all(g == 0 for g in gaps), gaps
+    assert _bounded(task, _random_states(task, 2, 8))
