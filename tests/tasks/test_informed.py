@@ -225,8 +225,8 @@ def test_food_counts_the_way_out_of_each_item_dialog() -> None:
 
 def test_qa_can_take_back_an_answer_accepted_on_a_hard_negative() -> None:
     """A random agent accepts an answer on a hard negative (one of your own questions):
-    AcceptAnswer on it again takes it back. The focused search acts on the task's own
-    questions' answers (``Site.own_entities``), so it finds that way: the distance settles
+    AcceptAnswer on it again takes it back. The focused search acts on that answer (Coding
+    Q&A's ``Site.own_entities`` is every entity), so it finds that way: the distance settles
     within a small budget and equals the unfocused search's (before, no goal was reachable
     in the focused space and the search ran past 10^6 expansions)."""
     task = _task("qa", "qa_0122")

@@ -163,9 +163,9 @@ class Site(ABC):
     def own_entities(self, world: World, ids: frozenset[str]) -> frozenset[str]:
         """The entities a focused distance search may act on (:func:`webmdp.tasks.distance.reach`),
         given the task's own ``ids`` (target, hard negatives, companions, the oracle's). A site
-        whose entities are acted on from another's page adds those of the pages in ``ids``, so
-        the search can undo what an agent did there (Coding Q&A: a question's answers, one of
-        which an agent may accept on a hard negative). The default: ``ids``."""
+        where the shortest way may act on others adds them (Coding Q&A: every entity, since the
+        way to a question can pass through any other question or user). The default: ``ids``;
+        the search also acts on what the agent's changes name (``Problem.touched``)."""
         return ids
 
     def browser_back(self, state: State) -> Action | None:

@@ -194,7 +194,9 @@ class Problem:
     _fills: dict[tuple[str, tuple[str, ...]], list[dict[str, Any]]] = field(default_factory=dict)
     _entity_params: dict[str, frozenset[str]] = field(default_factory=dict)
     _touched: _LRU = field(default_factory=lambda: _LRU(_SUCCESSORS_PER_TASK))
-    _start_facts: Facts | None = None
+    _start_facts: dict[str, tuple[Any, set[str]]] | None = None
+    """The start's facts, each with the strings it holds (:meth:`touched`)."""
+    _touched_last: tuple[State | None, frozenset[str]] = (None, frozenset())
 
     def __post_init__(self) -> None:
         self._bound: Bound | None = None
@@ -228,17 +230,11 @@ class Problem:
         """The candidate actions in ``state``; ``keep``: those whose name it accepts (the
         final sort is stable, so they come in the order the full list has them)."""
         out: list[Action] = []
-        touched: frozenset[str] | None = None  # read once, where an action names another
         for offered in self.site.available(state, self.world):  # the page is not needed
             if keep is not None and not keep(offered.name):
                 continue
-            if self.focused:
-                names = self._entities_named(offered)
-                if not all(v in self.relevant for v in names):
-                    if touched is None:
-                        touched = self.touched(state)
-                    if not all(v in self.relevant or v in touched for v in names):
-                        continue
+            if not self.may_act_on(state, self._entities_named(offered)):
+                continue
             out += [Action(offered.name, {**offered.params, **extra})
                     for extra in self._fill(offered)]
         # Actions on the task's own entities first: the last expansion stops at the first goal.
@@ -246,23 +242,36 @@ class Problem:
                                        if isinstance(v, str)))
         return out
 
+    def may_act_on(self, state: State, entities: Iterable[Any]) -> bool:
+        """Whether the search offers, in ``state``, an action naming ``entities``: any when
+        unfocused; focused, the task's own (:attr:`relevant`) and those the agent's changes
+        name (:meth:`touched`, read only for an entity not the task's own)."""
+        if not self.focused:
+            return True
+        others = [e for e in entities if e not in self.relevant]
+        return not others or all(e in self.touched(state) for e in others)
+
     def touched(self, state: State) -> frozenset[str]:
         """The entities ``state``'s facts name under a fact where the start's facts do not (a
         dish put in the cart, a thread moved, an answer accepted), but the task's own: a
         focused search acts on them too, so it can undo what an agent did there."""
+        if state is self._touched_last[0]:  # the state whose actions are being listed
+            return self._touched_last[1]
         key = self.key(state)
         found = self._touched.lookup(key)
         if found is None:
             if self._start_facts is None:
-                self._start_facts = self.site.facts(self.site.initial_state(self.world))
+                facts = self.site.facts(self.site.initial_state(self.world))
+                self._start_facts = {f: (v, _strings(v)) for f, v in facts.items()}
             start, ents = self._start_facts, self.world.entities
             # only the facts that differ from the start's can name a new entity
             found = frozenset(
                 e for fact, value in self.site.facts(state).items()
-                if fact not in start or start[fact] != value
-                for e in _strings(value) - _strings(start.get(fact))
+                if fact not in start or start[fact][0] != value
+                for e in _strings(value) - (start[fact][1] if fact in start else set())
                 if e in ents and e not in self.relevant)
             self._touched.store(key, found)
+        self._touched_last = (state, found)
         return found  # type: ignore[no-any-return]
 
     def _entities_named(self, offered: Action) -> list[Any]:

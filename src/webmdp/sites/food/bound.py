@@ -89,9 +89,7 @@ class _Plan:
         must be added again."""
         world, w = self.world, _Work()
         gone = [ln[0] for ln in s.cart if ln[0] in goal.no_items or ln[3] in goal.no_stores]
-        p = self.problem
-        w.k, w.stuck = len(gone), p.focused and not all(
-            iid in p.relevant or iid in p.touched(s) for iid in gone)
+        w.k, w.stuck = len(gone), not self.problem.may_act_on(s, gone)
         # stuck: the cart must be emptied first, so every wanted line is added after that
         cart = () if w.stuck else s.cart
         lines = {ln[0]: ln for ln in cart}
