@@ -18,11 +18,12 @@ from typing import Any
 import pytest
 import verifiers.v1 as vf
 
-from support import BIG, oracle_json, oracle_tools
+from support import BIG, oracle_json, oracle_tools, plan
 from webmdp.rl.actions import task_actions
 from webmdp.rl.dataset import rows
 from webmdp.sites import site_names
 from webmdp.tasks.io import write_tasks
+from webmdp.tasks.model import Task
 from webmdp.tasks.sources import site_tasks
 from webmdp.tasks.splits import Catalog, Holdout, assign
 from webmdp.testing import ScriptedModelServer
@@ -31,6 +32,8 @@ from webmdp_verifiers.taskset import WebMDPConfig
 from webmdp_verifiers.toolset import WebMDPToolset
 
 ROOT = Path(__file__).resolve().parents[1]
+PLAYED = ("shopping", "mail", "repo")
+"""The sites `vf-eval` plays end to end (each rollout's tool server is a process)."""
 KEY = "SCRIPTED_KEY"
 
 
@@ -113,6 +116,38 @@ def test_the_tools_are_the_sites_actions_and_the_site_checks_their_arguments() -
     assert not server.episode.done
 
 
+def test_every_sites_oracle_plays_through_the_tool_server_to_reward_one(tmp_path: Path) -> None:
+    """The tool server verifiers launches per rollout, in this process (the MCP server it
+    registers on, its tool calls): each site's first test task and a cross-site task offer
+    their actions as tools and the oracle's calls, then Finish, win. `vf-eval` plays a few of
+    them end to end below; each of its tool servers costs a process that imports verifiers."""
+    from mcp.server.mcpserver import MCPServer
+
+    rule = Holdout.parse("task")
+    picked = [next(t for t in site_tasks(s) if assign(t, rule) == "test") for s in site_names()]
+    picked.append(next(iter(Catalog("cross-site").tasks("cross-site"))))
+
+    async def run(task: Task, file: Path) -> WebMDPToolset:
+        t = next(iter(taskset(tasks=str(file), split="file").take(1)))
+        server = WebMDPToolset(vf.ToolsetConfig())
+        await server.setup_task(t.data)
+        mcp = MCPServer("webmdp")
+        server.register(mcp)
+        assert [x.name for x in await mcp.list_tools()] == [
+            a["name"].replace(".", "__") for a in task_actions(task)]
+        for call in plan(task):
+            result = await mcp.call_tool(call["name"].replace(".", "__"), call["params"])
+            assert not " ".join(c.text for c in result.content).startswith("Error"), call
+        return server
+
+    for task in picked:
+        file = tmp_path / f"{task.id}.jsonl"
+        write_tasks(file, [task])
+        server = asyncio.run(run(task, file))
+        assert server.episode is not None and server.episode.done, task.id
+        assert server.episode.success, task.id
+
+
 # -- vf-eval ------------------------------------------------------------------------------
 def vf_eval(args: list[str], base_url: str, out: Path, timeout: float = 300) -> list[dict]:
     """Run ``vf-eval`` (no upload to the hosted platform) and read its traces."""
@@ -133,14 +168,15 @@ def outcome(episode: dict) -> tuple[str, dict, dict, dict]:
     return episode["task"]["data"]["task_id"], trace["rewards"], trace["metrics"], trace["info"]
 
 
-def test_vf_eval_plays_every_site_and_cross_site_tasks_to_reward_one(tmp_path: Path) -> None:
-    """One test task of every site and two cross-site tasks, from a task file; an oracle
-    model through the tools. A further task is played by a model that calls an action the
-    page lacks and a 1 MB argument, then stops: a verdict of 0, no exception."""
+def test_vf_eval_plays_site_and_cross_site_tasks_to_reward_one(tmp_path: Path) -> None:
+    """One test task of three sites and two cross-site tasks, from a task file; an oracle
+    model through the tools (every site's are played in-process above). A further task is
+    played by a model that calls an action the page lacks and a 1 MB argument, then stops:
+    a verdict of 0, no exception."""
     # each site's first test task is a built-in one (a site's pool lists them first): read
     # from the built-in sets, not through every site's dial pool
     rule = Holdout.parse("task")
-    picked = [next(t for t in site_tasks(s) if assign(t, rule) == "test") for s in site_names()]
+    picked = [next(t for t in site_tasks(s) if assign(t, rule) == "test") for s in PLAYED]
     picked += list(Catalog("cross-site").tasks("cross-site"))[:2]
     unruly = next(t for t in site_tasks("shopping") if assign(t, rule) == "test"
                   and t not in picked)
@@ -168,7 +204,7 @@ def test_vf_eval_plays_every_site_and_cross_site_tasks_to_reward_one(tmp_path: P
             assert metrics["coverage_at_commit"] == 1.0
             assert metrics["steps"] == len(t.oracle_actions()) + 1
         assert Path(info["webmdp"]["trace"]).is_file()
-    assert len({t.site for t in picked if not t.sites}) == 10
+    assert len({t.site for t in picked if not t.sites}) == len(PLAYED)
     assert {"cross-site"} <= {t.site if not t.sites else "cross-site" for t in picked}
     report = subprocess.run([str(Path(sys.executable).parent / "webmdp"), "report",
                              str(runs)], capture_output=True, text=True, timeout=120)

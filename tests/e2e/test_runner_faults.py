@@ -23,7 +23,8 @@ from webmdp.runner.procs import run_processes
 pytestmark = pytest.mark.browser
 
 WEBMDP = str(Path(sys.executable).parent / "webmdp")
-RUN = ("run", "--site", "shopping", "--agent", "oracle", "--agent", "greedy", "--limit", "6",
+# six episodes over two workers: enough that a fault lands mid-run, few enough to run often
+RUN = ("run", "--site", "shopping", "--agent", "oracle", "--agent", "greedy", "--limit", "3",
        "--mode", "browser", "--observation", "axtree", "--workers", "2")
 
 
@@ -105,7 +106,7 @@ def reference(tmp_path_factory: pytest.TempPathFactory) -> dict:
     session, whichever pytest-xdist worker runs a test of this module first."""
     out = shared_dir(tmp_path_factory, "runner-faults-reference", _reference_run)
     got = verdicts(out)
-    assert len(got) == 12
+    assert len(got) == 6
     assert all(ok for (agent, _), (ok, _, _) in got.items() if agent == "oracle")
     return got
 
@@ -159,11 +160,11 @@ def test_hung_chromium_is_killed_by_the_step_watchdog(tmp_path: Path) -> None:
 def test_sigkill_runner_then_resume_equals_an_uninterrupted_run(reference, tmp_path) -> None:  # type: ignore[no-untyped-def]
     out = tmp_path / "run"
     proc = start(*RUN, "--out", str(out))
-    wait_for(lambda: len(traces(out)) >= 3, what="three episodes")
+    wait_for(lambda: len(traces(out)) >= 2, what="two episodes")
     proc.kill()
     proc.wait()
     no_leftovers(out)  # the workers noticed and took their Chromium processes with them
-    assert len(traces(out)) < 12
+    assert len(traces(out)) < 6
     res = webmdp("run", "--resume", str(out))
     assert res.returncode == 0, res.stderr
     assert verdicts(out) == reference
@@ -173,7 +174,7 @@ def test_sigkill_runner_then_resume_equals_an_uninterrupted_run(reference, tmp_p
 def test_sigterm_stops_gracefully_then_resume_completes(reference, tmp_path) -> None:  # type: ignore[no-untyped-def]
     out = tmp_path / "run"
     proc = start(*RUN, "--out", str(out))
-    wait_for(lambda: len(traces(out)) >= 3, what="three episodes")
+    wait_for(lambda: len(traces(out)) >= 2, what="two episodes")
     proc.send_signal(signal.SIGTERM)
     _, err = proc.communicate(timeout=120)
     assert proc.returncode == 128 + signal.SIGTERM, err
@@ -181,7 +182,7 @@ def test_sigterm_stops_gracefully_then_resume_completes(reference, tmp_path) -> 
     manifest = json.loads((out / "manifest.json").read_text())
     assert manifest["invocations"][-1]["status"] == "interrupted"
     no_leftovers(out)
-    assert len(traces(out)) < 12 and all(r["termination"] != "infra_error" for r in rows(out))
+    assert len(traces(out)) < 6 and all(r["termination"] != "infra_error" for r in rows(out))
     res = webmdp("run", "--resume", str(out))
     assert res.returncode == 0, res.stderr
     assert verdicts(out) == reference
@@ -192,13 +193,13 @@ def test_ray_backend_gives_the_local_results(reference, tmp_path) -> None:  # ty
     pytest.importorskip("ray")
     out = tmp_path / "run"
     env = {k: v for k, v in os.environ.items() if k != "RAY_ADDRESS"}
-    # the first two tasks (four episodes over two Ray workers): Ray's start is most of the cost
+    # the first task (two episodes over two Ray workers): Ray's start is most of the cost
     run = list(RUN)
-    run[run.index("--limit") + 1] = "2"
+    run[run.index("--limit") + 1] = "1"
     res = subprocess.run([WEBMDP, *run, "--backend", "ray", "--out", str(out)],
                          capture_output=True, text=True, timeout=400, env=env)
     assert res.returncode == 0, res.stderr
     got = verdicts(out)
-    assert len(got) == 4 and {k: reference[k] for k in got} == got
+    assert len(got) == 2 and {k: reference[k] for k in got} == got
     assert json.loads((out / "manifest.json").read_text())["settings"]["backend"] == "ray"
     no_leftovers(out)
