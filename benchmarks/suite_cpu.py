@@ -3,8 +3,10 @@
 ``python benchmarks/suite_cpu.py [OUT]`` runs the pytest command `make test` runs (four
 xdist workers, the task cache built first, the verifiers suite beside them) with this file as
 a pytest plugin, then prints CPU-seconds and wall seconds by test directory, the 25 costliest
-tests, and the run's total CPU against its wall time. ``python benchmarks/suite_cpu.py --show
-OUT`` prints the summary of a run already recorded in ``OUT`` (one JSON line per test).
+tests, and the run's total CPU against its wall time. ``python benchmarks/suite_cpu.py OUT --
+tests/e2e -k validate`` measures part of the suite (without the verifiers suite beside it).
+``python benchmarks/suite_cpu.py --show OUT`` prints the summary of a run already recorded in
+``OUT`` (one JSON line per test).
 
 CPU is read from a cgroup (v1 ``cpuacct`` or v2 ``cpu.stat``), one per xdist worker, so it
 counts every process a test starts: Chromium's renderers, servers, ``webmdp`` subprocesses,
@@ -99,7 +101,8 @@ def show(out: Path, total: tuple[float, float] | None = None) -> None:
     if total is not None:
         cpu, wall = total
         print(f"\nthe run: {cpu:.0f} CPU-s in {wall:.0f} s wall ({cpu / wall:.2f} cores busy); "
-              f"outside the tests (task cache, worker start-up, the verifiers suite beside): "
+              f"outside the tests (the task cache pre-build, worker start-up, the verifiers suite "
+              f"when beside): "
               f"{cpu - tests_cpu:.0f} CPU-s")
 
 
@@ -107,6 +110,8 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("out", nargs="?", default="suite-cpu", help="where per-test lines go")
     ap.add_argument("--show", action="store_true", help="summarise a recorded run only")
+    ap.add_argument("pytest_args", nargs="*", help="after --: tests and pytest options (part "
+                    "of the suite, without the verifiers suite beside it)")
     args = ap.parse_args()
     out = Path(args.out).resolve()
     if args.show:
@@ -128,11 +133,13 @@ def main() -> None:
            "PYTHONPYCACHEPREFIX": os.environ.get("TMPDIR", "/tmp") + "/webmdp-test-pycache",
            "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT / "benchmarks"),
                                                        os.environ.get("PYTHONPATH")])),
-           "WEBMDP_TEST_PREBUILD": "1",
-           "WEBMDP_TEST_BESIDE": "make --no-print-directory test-integrations"}
+           "WEBMDP_TEST_PREBUILD": "1"}
+    if not args.pytest_args:  # the whole suite, as `make test` runs it
+        env["WEBMDP_TEST_BESIDE"] = "make --no-print-directory test-integrations"
     cpu, wall = _usage(top), time.monotonic()
     rc = subprocess.call([str(venv / "python"), "-m", "pytest", "-q", "-p", "no:cacheprovider",
-                          "-p", "suite_cpu", "-n", "4", "--dist", "worksteal"], cwd=ROOT, env=env)
+                          "-p", "suite_cpu", "-n", "4", "--dist", "worksteal",
+                          *args.pytest_args], cwd=ROOT, env=env)
     show(out, (_usage(top) - cpu, time.monotonic() - wall))
     sys.exit(rc)
 
