@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import http.client
+import time
+
 import httpx
 import pytest
 
 from webmdp.errors import ServerError
-from webmdp.server.runner import ServerHandle
+from webmdp.server.runner import CLIENT_KEEP_ALIVE_S, SERVER_KEEP_ALIVE_S, ServerHandle
 from webmdp.tasks import Task
 
 
@@ -108,3 +111,19 @@ def test_static_files(server: ServerHandle) -> None:
     assert httpx.get(f"{server.url}/static/webmdp.js").status_code == 200
     assert httpx.get(f"{server.url}/static/shopping.css").status_code == 200
     assert httpx.get(f"{server.url}/static/..%2Fsecret").status_code == 404
+
+
+def test_an_idle_connection_outlives_the_clients_reuse_of_it(server: ServerHandle) -> None:
+    """The control client reuses an idle connection for CLIENT_KEEP_ALIVE_S; the server keeps
+    it open longer, so a call never lands on a connection the server is closing (with both
+    at 5 s it failed now and then: "Server disconnected without sending a response")."""
+    conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+    try:
+        conn.request("GET", "/static/webmdp.js")
+        assert conn.getresponse().read()
+        time.sleep(CLIENT_KEEP_ALIVE_S + 1)  # idle past the client's reuse
+        conn.request("GET", "/static/webmdp.js")  # the same socket: still served
+        assert conn.getresponse().status == 200
+    finally:
+        conn.close()
+    assert SERVER_KEEP_ALIVE_S > CLIENT_KEEP_ALIVE_S + 1

@@ -19,6 +19,16 @@ from webmdp.server.app import create_app
 LOOPBACK = "127.0.0.1"
 
 
+CLIENT_KEEP_ALIVE_S = 5.0
+"""How long the control client reuses an idle connection (httpx's default)."""
+SERVER_KEEP_ALIVE_S = 60
+"""How long the server keeps an idle connection open: longer than the client reuses one.
+With both at 5 s (uvicorn's and httpx's defaults) a call made as the server closed the idle
+connection failed with "Server disconnected without sending a response" (a level-3 failure
+of `validate`, an infrastructure error of a run), on a machine slow enough to idle 5 s
+between two calls of an episode."""
+
+
 class ServerHandle:
     """A running webmdp server: ``url``, control ``token`` and a control-API client."""
 
@@ -33,12 +43,14 @@ class ServerHandle:
         self._sock.bind((LOOPBACK, port))
         self.port = self._sock.getsockname()[1]
         self.url = f"http://{LOOPBACK}:{self.port}"
-        config = uvicorn.Config(self.app, log_level="warning", access_log=False, lifespan="off")
+        config = uvicorn.Config(self.app, log_level="warning", access_log=False, lifespan="off",
+                                timeout_keep_alive=SERVER_KEEP_ALIVE_S)
         self._server = uvicorn.Server(config)
         self._thread = threading.Thread(target=self._server.run,
                                         kwargs={"sockets": [self._sock]}, daemon=True)
         self.client = httpx.Client(base_url=self.url, headers={"X-WebMDP-Token": self.token},
-                                   timeout=30.0)
+                                   timeout=30.0,
+                                   limits=httpx.Limits(keepalive_expiry=CLIENT_KEEP_ALIVE_S))
 
     def start(self) -> ServerHandle:
         self._thread.start()
