@@ -249,7 +249,10 @@ class Problem:
         if not self.focused:
             return True
         others = [e for e in entities if e not in self.relevant]
-        return not others or all(e in self.touched(state) for e in others)
+        if not others:
+            return True
+        touched = self.touched(state)
+        return all(e in touched for e in others)
 
     def touched(self, state: State) -> frozenset[str]:
         """The entities ``state``'s facts name under a fact where the start's facts do not (a
